@@ -1,0 +1,58 @@
+/**
+ * `defineResource` fills a resource's defaults and refuses a manifest that contradicts itself
+ * (a dialog picking a field that does not exist, a call without its path parameter), so a mistake
+ * fails when the manifest loads rather than at a user's click.
+ */
+import { parseCall } from './call.ts';
+import type { DialogDef, Embed, ReadDef, ResourceDef, ResourceInput } from './types.ts';
+
+export function defineResource(input: ResourceInput): ResourceDef {
+  const r: ResourceDef = {
+    title: 'name',
+    sort: { field: input.title ?? 'name', order: 'ASC' },
+    reads: {},
+    dialogs: {},
+    ...input,
+  };
+  const fieldNames = new Set(r.fields.map((f) => f.name));
+  const fail = (what: string) => {
+    throw new Error(`Manifest '${r.name}': ${what}`);
+  };
+  if (fieldNames.has('id')) fail(`'id' is implicit; do not declare it`);
+  if (fieldNames.size !== r.fields.length) fail('a field is declared twice');
+  const known = (name: string) => name === 'id' || fieldNames.has(name);
+  if (!known(r.title)) fail(`title field '${r.title}' is not declared`);
+  if (!known(r.sort.field)) fail(`sort field '${r.sort.field}' is not declared`);
+  for (const f of r.fields) {
+    if (f.kind === 'slug' && !(f.from && fieldNames.has(f.from))) fail(`slug '${f.name}' comes from an unknown field`);
+    if (f.kind === 'select' && !f.options?.length) fail(`select '${f.name}' has no options`);
+    if (f.kind === 'reference' && !f.reference) fail(`reference '${f.name}' names no resource`);
+  }
+  for (const [type, d] of Object.entries(r.dialogs)) checkDialog(type, d, known, fail);
+  for (const [name, read] of Object.entries(r.reads)) checkRead(name, read, known, fail);
+  return r;
+}
+
+function checkDialog(type: string, d: DialogDef, known: (n: string) => boolean, fail: (w: string) => never) {
+  if ('pick' in d) for (const p of d.pick) if (!known(p)) fail(`dialog ${type} picks unknown field '${p}'`);
+  if ('show' in d) for (const p of d.show) if (!known(p)) fail(`dialog ${type} shows unknown field '${p}'`);
+  if ('call' in d) {
+    const { params } = parseCall(d.call);
+    if ((d.kind === 'update' || d.kind === 'remove') && !params.includes('id')) fail(`dialog ${type} call has no {id}`);
+    if (d.kind === 'create' && params.length) fail(`dialog ${type}: a create call takes no path parameter`);
+  }
+}
+
+function checkRead(name: string, read: ReadDef, known: (n: string) => boolean, fail: (w: string) => never) {
+  const { method, params } = parseCall(read.call);
+  if (method !== 'GET') fail(`read ${name} is not a GET`);
+  if (read.kind === 'one' && params.length !== 1) fail(`read ${name} needs exactly one path parameter`);
+  if (read.kind === 'one' && read.by && !known(read.by)) fail(`read ${name} looks up unknown field '${read.by}'`);
+  if (read.kind === 'list' && read.scope && !known(read.scope.field)) fail(`read ${name} scopes by unknown field`);
+  if ('embed' in read && read.embed) checkEmbed(read.embed, known, fail);
+}
+
+function checkEmbed(embed: Embed, known: (n: string) => boolean, fail: (w: string) => never) {
+  // Only the first level can be checked here; deeper levels name fields of other resources (registry checks).
+  for (const [key, e] of Object.entries(embed)) if (!known(e.via)) fail(`embed '${key}' goes via unknown field`);
+}

@@ -1,0 +1,11 @@
+/** The manifest DSL. Manifests import from here and nowhere else in `src/`. */
+export * from './types.ts';
+export { field } from './field.ts';
+export { dialog } from './dialog.ts';
+export { read } from './read.ts';
+export { rules } from './rules.ts';
+export { messages } from './messages.ts';
+export { defineResource } from './define.ts';
+export { createRegistry, type Registry } from './registry.ts';
+export { API_BASE, parseCall, fillPath, routerPath, type ParsedCall } from './call.ts';
+export { bodySchema, formJsonSchema, pickedFields, ruleOf, labelOf, issuesByField } from './schema.ts';

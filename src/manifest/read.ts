@@ -1,0 +1,11 @@
+/** Read builders: the GET calls of a resource. */
+import type { Call, ListRead, OneRead, SelfRead } from './types.ts';
+
+export const read = {
+  /** A paged, sorted, filtered list (ra-data-simple-rest: `sort`, `range`, `filter`, `Content-Range`). */
+  list: (call: Call, opts: Omit<ListRead, 'kind' | 'call'> = {}): ListRead => ({ kind: 'list', call, ...opts }),
+  /** One record by the path parameter (`{id}`, or the field named in `by`). */
+  one: (call: Call, opts: Omit<OneRead, 'kind' | 'call'> = {}): OneRead => ({ kind: 'one', call, ...opts }),
+  /** The signed-in user's own record. */
+  self: (call: Call, opts: Omit<SelfRead, 'kind' | 'call'> = {}): SelfRead => ({ kind: 'self', call, ...opts }),
+};

@@ -1,0 +1,64 @@
+/**
+ * All resources together: lookups by name and by dialog type, and the checks only the whole set can
+ * make (references point at declared resources, dialog types and calls are declared once).
+ */
+import { parseCall } from './call.ts';
+import type { Call, DialogDef, Embed, ResourceDef } from './types.ts';
+
+export interface Registry {
+  resources: readonly ResourceDef[];
+  resource(name: string): ResourceDef;
+  /** The dialog declared under a type name, with the resource that declares it. */
+  dialog(type: string): { resource: ResourceDef; dialog: DialogDef } | undefined;
+  /** Resources whose reference fields point at `name`: who counts as a child of it. */
+  childrenOf(name: string): { resource: ResourceDef; field: string }[];
+}
+
+export function createRegistry(resources: readonly ResourceDef[]): Registry {
+  const byName = new Map(resources.map((r) => [r.name, r]));
+  const dialogs = new Map<string, { resource: ResourceDef; dialog: DialogDef }>();
+  const calls = new Map<string, string>();
+  const fail = (what: string) => {
+    throw new Error(`Manifests: ${what}`);
+  };
+  if (byName.size !== resources.length) fail('a resource name is declared twice');
+  const claim = (call: Call, owner: string) => {
+    const { method, path } = parseCall(call);
+    const key = `${method} ${path.replace(/\{\w+\}/g, '{}')}`;
+    if (calls.has(key)) fail(`${call} is declared by both ${calls.get(key)} and ${owner}`);
+    calls.set(key, owner);
+  };
+  for (const r of resources) {
+    for (const f of r.fields)
+      if (f.kind === 'reference' && !byName.has(f.reference!)) fail(`${r.name}.${f.name} points at unknown '${f.reference}'`);
+    for (const [type, d] of Object.entries(r.dialogs)) {
+      if (dialogs.has(type)) fail(`dialog type '${type}' is declared twice`);
+      dialogs.set(type, { resource: r, dialog: d });
+      if ('call' in d) claim(d.call, `${r.name}.${type}`);
+    }
+    for (const [name, read] of Object.entries(r.reads)) {
+      claim(read.call, `${r.name}.${name}`);
+      if ('embed' in read && read.embed) checkEmbed(r, read.embed);
+    }
+  }
+  function checkEmbed(r: ResourceDef, embed: Embed) {
+    for (const [key, e] of Object.entries(embed)) {
+      const f = r.fields.find((x) => x.name === e.via);
+      if (f?.kind !== 'reference') fail(`${r.name}: embed '${key}' must go via a reference field`);
+      if (e.embed) checkEmbed(byName.get(f!.reference!)!, e.embed);
+    }
+  }
+  return {
+    resources,
+    resource(name) {
+      const r = byName.get(name);
+      if (!r) throw new Error(`Unknown resource '${name}'`);
+      return r;
+    },
+    dialog: (type) => dialogs.get(type),
+    childrenOf: (name) =>
+      resources.flatMap((r) =>
+        r.fields.filter((f) => f.kind === 'reference' && f.reference === name).map((f) => ({ resource: r, field: f.name })),
+      ),
+  };
+}
