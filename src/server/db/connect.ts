@@ -1,0 +1,65 @@
+/**
+ * One query layer, two engines: better-sqlite3 embedded by default (a file under `data/`), PostgreSQL
+ * when the URL says so. `schema` isolates a PostgreSQL run (tests use a fresh schema each).
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+
+export type Engine = 'sqlite' | 'postgres';
+
+export interface Database {
+  db: Kysely<any>;
+  engine: Engine;
+  close(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  /** `postgres://…` for PostgreSQL; anything else (or nothing) means SQLite at `file`. */
+  url?: string;
+  /** The SQLite file; `:memory:` works too. */
+  file?: string;
+  /** PostgreSQL schema to create (if absent) and use. */
+  schema?: string;
+}
+
+export async function connect(options: ConnectOptions): Promise<Database> {
+  if (options.url && /^postgres(ql)?:\/\//.test(options.url)) return connectPostgres(options.url, options.schema);
+  const file = options.file ?? 'data/marketplace.sqlite';
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  // WAL lets readers go on while a write commits; NORMAL sync is safe with WAL and much faster.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, engine: 'sqlite', close: () => db.destroy() };
+}
+
+async function connectPostgres(url: string, schema?: string): Promise<Database> {
+  if (schema && !/^\w+$/.test(schema)) throw new Error(`Invalid schema name '${schema}'`);
+  if (schema) {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query(`create schema if not exists "${schema}"`);
+    await client.end();
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    ...(schema ? { options: `-c search_path="${schema}"` } : {}),
+  });
+  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  return { db, engine: 'postgres', close: () => db.destroy() };
+}
+
+/** Drops a PostgreSQL schema and everything in it (test clean-up). */
+export async function dropSchema(url: string, schema: string) {
+  if (!/^\w+$/.test(schema)) throw new Error(`Invalid schema name '${schema}'`);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query(`drop schema if exists "${schema}" cascade`);
+  await client.end();
+}

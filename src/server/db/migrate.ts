@@ -1,0 +1,65 @@
+/**
+ * Migrations from the manifests: create missing tables, add missing columns, create missing indexes.
+ * Additive only, so a manifest change never loses data; a removed field's column simply stays.
+ */
+import { sql, type Kysely } from 'kysely';
+import type { Registry } from '../../manifest/index.ts';
+import type { Database, Engine } from './connect.ts';
+import { columnsOf, indexesOf, type ColumnDef } from './tables.ts';
+
+function sqlType(storage: ColumnDef['storage'], engine: Engine) {
+  if (storage === 'real') return engine === 'postgres' ? 'double precision' : 'real';
+  return storage;
+}
+
+async function existingColumns(database: Database): Promise<Map<string, Set<string>>> {
+  const tables = await database.db.introspection.getTables();
+  let schema: string | undefined;
+  if (database.engine === 'postgres') {
+    const { rows } = await sql<{ s: string }>`select current_schema() as s`.execute(database.db);
+    schema = rows[0].s;
+  }
+  return new Map(
+    tables.filter((t) => !schema || t.schema === schema).map((t) => [t.name, new Set(t.columns.map((c) => c.name))]),
+  );
+}
+
+export async function migrate(database: Database, registry: Registry) {
+  const { db, engine } = database;
+  const existing = await existingColumns(database);
+  for (const r of registry.resources) {
+    const columns = columnsOf(r);
+    const have = existing.get(r.name);
+    if (!have) {
+      let create = db.schema.createTable(r.name).ifNotExists();
+      for (const c of columns)
+        create = create.addColumn(c.name, sqlType(c.storage, engine) as 'text', (col) =>
+          c.name === 'id' ? col.primaryKey() : col,
+        );
+      await create.execute();
+    } else {
+      for (const c of columns)
+        if (!have.has(c.name))
+          await db.schema.alterTable(r.name).addColumn(c.name, sqlType(c.storage, engine) as 'text').execute();
+    }
+    for (const index of indexesOf(r)) {
+      let create = db.schema.createIndex(index.name).ifNotExists().on(r.name).columns(index.columns);
+      if (index.unique) create = create.unique();
+      await create.execute();
+    }
+  }
+  await migrateInfrastructure(db);
+}
+
+/** Tables that belong to no manifest: the sign-in sessions. */
+async function migrateInfrastructure(db: Kysely<any>) {
+  await db.schema
+    .createTable('sessions')
+    .ifNotExists()
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('userId', 'text', (c) => c.notNull())
+    .addColumn('expiresAt', 'text', (c) => c.notNull())
+    .addColumn('createdAt', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('sessions_userId_idx').ifNotExists().on('sessions').column('userId').execute();
+}

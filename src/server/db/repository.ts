@@ -1,0 +1,82 @@
+/**
+ * Generic data access for any manifest resource: lists in the simple-rest dialect, lookups, embeds and
+ * row-level writes. Values arriving here are already validated; the rules of writing (slugs, parents,
+ * hashes) live in `writes.ts`.
+ */
+import { sql, type Kysely } from 'kysely';
+import type { Embed, Registry, ResourceDef } from '../../manifest/index.ts';
+import type { ListQuery } from './list-query.ts';
+import { columnName } from './tables.ts';
+
+export type Row = Record<string, unknown>;
+export type Db = Kysely<any>;
+
+/** A row as the API answers it: no secret columns, ever. */
+export function toRecord(r: ResourceDef, row: Row | undefined): Row | undefined {
+  if (!row) return undefined;
+  const out: Row = { ...row };
+  for (const f of r.fields) if (f.secret) delete out[columnName(f)];
+  return out;
+}
+
+function likePattern(q: string) {
+  return `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export async function list(db: Db, r: ResourceDef, query: ListQuery, scope?: Record<string, string>) {
+  let base = db.selectFrom(r.name);
+  const equals = { ...query.equals, ...scope };
+  for (const [key, value] of Object.entries(equals))
+    base = Array.isArray(value)
+      ? value.length
+        ? base.where(key, 'in', value)
+        : base.where(sql<boolean>`1 = 0`)
+      : base.where(key, '=', value);
+  const searchable = r.fields.filter((f) => f.searchable);
+  if (query.q && searchable.length) {
+    const pattern = likePattern(query.q);
+    base = base.where((eb) =>
+      eb.or(searchable.map((f) => eb(sql`lower(${sql.ref(f.name)})`, 'like', sql`${pattern} escape '\\'`))),
+    );
+  }
+  const [rows, count] = await Promise.all([
+    base
+      .selectAll()
+      .orderBy(query.sort.field, query.sort.order === 'ASC' ? 'asc' : 'desc')
+      // A stable tie-break, so pages never repeat or skip rows that share a sort value.
+      .orderBy('id', 'asc')
+      .limit(query.end - query.start + 1)
+      .offset(query.start)
+      .execute(),
+    base.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows.map((row) => toRecord(r, row)!), total: Number(count.total) };
+}
+
+export async function findBy(db: Db, r: ResourceDef, field: string, value: unknown): Promise<Row | undefined> {
+  return db.selectFrom(r.name).selectAll().where(field, '=', value).executeTakeFirst();
+}
+
+export async function countWhere(db: Db, table: string, field: string, value: unknown): Promise<number> {
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where(field, '=', value)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Nests referenced records into each row, as a read's `embed` declares. */
+export async function embed(db: Db, registry: Registry, r: ResourceDef, rows: Row[], spec: Embed): Promise<Row[]> {
+  for (const [key, { via, embed: deeper }] of Object.entries(spec)) {
+    const target = registry.resource(r.fields.find((f) => f.name === via)!.reference!);
+    const ids = [...new Set(rows.map((row) => row[via]).filter((v): v is string => typeof v === 'string'))];
+    let related = ids.length
+      ? (await db.selectFrom(target.name).selectAll().where('id', 'in', ids).execute()).map((x) => toRecord(target, x)!)
+      : [];
+    if (deeper) related = await embed(db, registry, target, related, deeper);
+    const byId = new Map(related.map((x) => [x.id, x]));
+    for (const row of rows) row[key] = byId.get(row[via]) ?? null;
+  }
+  return rows;
+}

@@ -1,0 +1,16 @@
+/** Errors the routes throw; the app's error handler turns them into `{ message, errors? }` answers. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly errors?: Record<string, string[]>,
+  ) {
+    super(message);
+  }
+}
+
+export const VALIDATION_FAILED = 'Validation failed.';
+
+export const badRequest = (message: string, errors?: Record<string, string[]>) => new HttpError(400, message, errors);
+export const notFound = (message: string) => new HttpError(404, message);
+export const conflict = (message: string) => new HttpError(409, message);

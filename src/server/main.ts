@@ -1,0 +1,27 @@
+/** Starts the whole product on one port: migrate, seed an empty database, serve API and client. */
+import { resolve } from 'node:path';
+import { registry } from '../../resources/index.ts';
+import { buildApp } from './app.ts';
+import { readConfig, type Config } from './config.ts';
+import { connect } from './db/connect.ts';
+import { migrate } from './db/migrate.ts';
+import { DEMO_PASSWORD, demoEmail, seedIfEmpty } from './seed/index.ts';
+import { ROLES } from '../manifest/index.ts';
+
+export async function startServer(config: Config = readConfig()) {
+  const database = await connect({ url: config.databaseUrl, file: config.sqliteFile });
+  await migrate(database, registry);
+  const seeded = config.seed && (await seedIfEmpty(database.db, registry));
+  const app = await buildApp({ database, registry, clientDir: resolve(config.clientDir), logger: false });
+  app.addHook('onClose', () => database.close());
+  const address = await app.listen({ port: config.port, host: config.host });
+  console.log(`Marketplace Admin is running at ${address} (${database.engine})`);
+  if (seeded) console.log('Seeded demo data.');
+  if (config.seed)
+    console.log(`Demo accounts (password ${DEMO_PASSWORD}): ${ROLES.map(demoEmail).join(', ')}`);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => {
+      void app.close().then(() => process.exit(0));
+    });
+  return app;
+}
