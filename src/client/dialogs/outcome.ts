@@ -1,0 +1,66 @@
+/**
+ * What a dialog's call answered, turned into the toasts of spec §7/§8: 'Success!' with the dialog's
+ * message, or the failure title with the server's answer as the description.
+ */
+import { messages, labelOf, type FieldDef } from '../../manifest/index.ts';
+import type { Toast } from '../shell/toast.tsx';
+
+/** The server's 400 shape (DESIGN.md): `{ message, errors: { field: [messages] } }`. */
+export interface ServerAnswer {
+  message?: unknown;
+  errors?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+export function successToast(description: string): Toast {
+  return { title: messages.success, description, severity: 'success' };
+}
+
+/** The thrown value of a failed call: an HttpError carries `body` (parsed JSON) and `status`. */
+export function answerOf(error: unknown): unknown {
+  if (error && typeof error === 'object' && 'body' in error && (error as { body: unknown }).body != null)
+    return (error as { body: unknown }).body;
+  if (error instanceof Error) return error.message;
+  return error;
+}
+
+/** Field errors of an answer as `{ field: [messages] }`, or undefined when it names none. */
+export function fieldErrorsOf(answer: unknown): Record<string, string[]> | undefined {
+  if (!answer || typeof answer !== 'object') return undefined;
+  const errors = (answer as ServerAnswer).errors;
+  if (!errors || typeof errors !== 'object') return undefined;
+  const out: Record<string, string[]> = {};
+  for (const [key, value] of Object.entries(errors)) {
+    const list = (Array.isArray(value) ? value : [value]).filter((m) => m != null).map(String);
+    if (list.length) out[key] = list;
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+/**
+ * The server's answer as readable text: its message, then one line per field error labelled as the
+ * form labels it. Anything else is shown as it came, so nothing the server said is hidden.
+ */
+export function describeAnswer(answer: unknown, fields: readonly FieldDef[] = []): string {
+  if (answer == null || answer === '') return '';
+  if (typeof answer !== 'object') return String(answer);
+  const { message, errors, ...rest } = answer as ServerAnswer;
+  const lines: string[] = [];
+  if (message != null && message !== '') lines.push(String(message));
+  const byField = fieldErrorsOf(answer);
+  if (byField) {
+    for (const [key, list] of Object.entries(byField)) {
+      const f = fields.find((x) => x.name === key);
+      const label = key === '_' ? '' : `${f ? labelOf(f) : key}: `;
+      lines.push(`${label}${list.join(' ')}`);
+    }
+  } else if (errors != null) {
+    lines.push(JSON.stringify(errors));
+  }
+  if (!lines.length && Object.keys(rest).length) lines.push(JSON.stringify(rest));
+  return lines.join('\n');
+}
+
+export function failureToast(title: string, error: unknown, fields: readonly FieldDef[] = []): Toast {
+  return { title, description: describeAnswer(answerOf(error), fields), severity: 'error' };
+}

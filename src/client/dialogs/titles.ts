@@ -1,0 +1,15 @@
+/** Dialog titles when a manifest gives none: made from the dialog kind and the resource label. */
+import type { DialogDef, ResourceDef } from '../../manifest/index.ts';
+
+const VERBS: Partial<Record<DialogDef['kind'], string>> = { create: 'Create', update: 'Update', remove: 'Delete' };
+
+export function dialogTitle(type: string, resource: ResourceDef, dialog: DialogDef): string {
+  if (dialog.title) return dialog.title;
+  const label = resource.label.toLowerCase();
+  const verb = VERBS[dialog.kind];
+  if (verb) return `${verb} ${label}`;
+  if (dialog.kind === 'details') return `${resource.label} details`;
+  // An action dialog without a title: its type name, spaced out (`replaceAgentModal` → 'Replace agent modal').
+  const words = type.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[-_]+/g, ' ').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

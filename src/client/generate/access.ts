@@ -1,0 +1,24 @@
+/** Who may see what, derived from the manifests' access declarations (spec §6). */
+import type { Access, DialogDef, DialogKind, ResourceDef } from '../../manifest/index.ts';
+
+/** Whether a signed-in user with `role` passes `access`. Without a role nobody does. */
+export function allows(access: Access, role: unknown): boolean {
+  if (typeof role !== 'string' || !role) return false;
+  return access === 'signedIn' || (access as readonly string[]).includes(role);
+}
+
+/** A dialog's access: its own, or the resource's write access. */
+export function dialogAccess(resource: ResourceDef, dialog: DialogDef): Access {
+  return dialog.access ?? resource.access.write;
+}
+
+/** Who may see a resource's list screen. */
+export function listAccess(resource: ResourceDef): Access {
+  const list = resource.reads.list;
+  return (list && list.access) ?? resource.access.read;
+}
+
+/** The first dialog of `kind` the resource declares that `role` may open, as `[type, dialog]`. */
+export function dialogFor(resource: ResourceDef, kind: DialogKind, role: unknown): [string, DialogDef] | undefined {
+  return Object.entries(resource.dialogs).find(([, d]) => d.kind === kind && allows(dialogAccess(resource, d), role));
+}

@@ -1,0 +1,58 @@
+/**
+ * The stock ra-data-simple-rest provider, told where each resource lives: a resource's list is its
+ * declared `reads.list` call (childCategories → `categories/child`), not a path made from its name.
+ * Writes never come through here: dialogs send their own declared calls (see dialogs/outcome.ts).
+ */
+import simpleRestProvider from 'ra-data-simple-rest';
+import { HttpError, type DataProvider, type GetOneParams } from 'react-admin';
+import { API_BASE, fillPath, parseCall, type Registry, type ResourceDef } from '../../manifest/index.ts';
+import { httpClient } from './http.ts';
+
+/** The path of a resource's list read, relative to the API base and without the leading slash. */
+export function listPath(resource: ResourceDef): string {
+  const list = resource.reads.list;
+  if (list?.kind !== 'list') throw new Error(`Resource '${resource.name}' declares no list read`);
+  const { path, params } = parseCall(list.call);
+  if (params.length) throw new Error(`Resource '${resource.name}': its list read needs '${params[0]}'`);
+  return path.slice(1);
+}
+
+/** The one-record read by id, when the resource declares it. */
+function oneByIdCall(resource: ResourceDef) {
+  const read = Object.values(resource.reads).find((r) => r.kind === 'one' && (r.by ?? 'id') === 'id');
+  return read && parseCall(read.call);
+}
+
+const writesGoThroughDialogs = (method: string) => () =>
+  Promise.reject(new Error(`dataProvider.${method}: writes go through the resource's dialogs and their declared calls`));
+
+export function createDataProvider(registry: Registry, http = httpClient): DataProvider {
+  const rest = simpleRestProvider(API_BASE, http);
+  const path = (name: string) => listPath(registry.resource(name));
+
+  async function getOne(name: string, params: GetOneParams) {
+    const resource = registry.resource(name);
+    const one = oneByIdCall(resource);
+    if (one) {
+      const { json } = await http(API_BASE + fillPath(one.path, { [one.params[0]]: params.id }), { signal: params.signal });
+      return { data: json };
+    }
+    // Not every resource declares a one-read; the list answers `filter={"id":[…]}` for all of them.
+    const { data } = await rest.getMany(path(name), { ids: [params.id], signal: params.signal, meta: params.meta });
+    const record = data.find((r) => String(r.id) === String(params.id));
+    if (!record) throw new HttpError(`${resource.label} not found`, 404, { message: `${resource.label} not found` });
+    return { data: record };
+  }
+
+  return {
+    getList: (name, params) => rest.getList(path(name), params),
+    getMany: (name, params) => rest.getMany(path(name), params),
+    getManyReference: (name, params) => rest.getManyReference(path(name), params),
+    getOne,
+    create: writesGoThroughDialogs('create'),
+    update: writesGoThroughDialogs('update'),
+    updateMany: writesGoThroughDialogs('updateMany'),
+    delete: writesGoThroughDialogs('delete'),
+    deleteMany: writesGoThroughDialogs('deleteMany'),
+  };
+}

@@ -1,0 +1,99 @@
+import { registry } from '../../resources/index.ts';
+import { iconFor, knownIconNames } from '../../src/client/generate/icons.ts';
+import { createAuthProvider } from '../../src/client/providers/auth.ts';
+import { createDataProvider, listPath } from '../../src/client/providers/data.ts';
+import { fakeServer, listAnswer } from './fake-server.ts';
+
+describe('data provider', () => {
+  const data = createDataProvider(registry);
+
+  it('lists each resource at its declared list path, in the simple-rest dialect', async () => {
+    const server = fakeServer({ 'GET /api/admin/v1/categories/sub-child': listAnswer('subChildCategories', [{ id: 'a', name: 'Teal' }]) });
+    const answer = await data.getList('subChildCategories', {
+      pagination: { page: 2, perPage: 10 },
+      sort: { field: 'name', order: 'DESC' },
+      filter: { q: 'te', category: 'x' },
+    });
+    expect(answer.total).toBe(1);
+    const [call] = server.calls;
+    expect(call.path).toBe('/api/admin/v1/categories/sub-child');
+    expect(call.query.get('range')).toBe('[10,19]');
+    expect(call.query.get('sort')).toBe('["name","DESC"]');
+    expect(JSON.parse(call.query.get('filter')!)).toEqual({ q: 'te', category: 'x' });
+    expect(call.credentials).toBe('same-origin');
+    expect(registry.resources.filter((r) => r.reads.list).map(listPath)).toEqual([
+      'categories',
+      'categories/child',
+      'categories/sub',
+      'categories/sub-child',
+    ]);
+  });
+
+  it('reads one record by its declared one-read, or through the list by id', async () => {
+    const server = fakeServer({
+      'GET /api/admin/v1/categories/c1': () => ({ body: { id: 'c1', name: 'Shoes' } }),
+      'GET /api/admin/v1/categories/child': listAnswer('childCategories', [{ id: 'k1', name: 'Boots' }]),
+    });
+    expect((await data.getOne('categories', { id: 'c1' })).data).toEqual({ id: 'c1', name: 'Shoes' });
+    expect((await data.getOne('childCategories', { id: 'k1' })).data).toEqual({ id: 'k1', name: 'Boots' });
+    expect(JSON.parse(server.calls[1].query.get('filter')!)).toEqual({ id: ['k1'] });
+    await expect(data.getOne('childCategories', { id: 'nope' })).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('refuses writes (dialogs send their own declared calls) and resources without a list', async () => {
+    const server = fakeServer();
+    await expect(data.create('categories', { data: { name: 'x' } })).rejects.toThrow(/dialogs/);
+    await expect(data.delete('categories', { id: 'c1' })).rejects.toThrow(/dialogs/);
+    expect(() => data.getList('users', { pagination: { page: 1, perPage: 5 }, sort: { field: 'id', order: 'ASC' }, filter: {} })).toThrow(
+      /no list read/,
+    );
+    expect(server.calls).toEqual([]);
+  });
+});
+
+describe('auth provider', () => {
+  const user = { id: 'u1', name: 'Ada', email: 'ada@example.com', role: 'admin', image: null };
+
+  it('logs in with email/password, and knows the user and role from getcurrentuser', async () => {
+    const server = fakeServer({
+      'POST /api/auth/login': () => ({ body: user }),
+      'GET /api/admin/v1/getcurrentuser': () => ({ body: user }),
+      'POST /api/auth/logout': () => ({ status: 204 }),
+    });
+    const auth = createAuthProvider();
+    await auth.login({ username: 'ada@example.com', password: 'secret1' });
+    expect(server.calls[0]).toMatchObject({ body: { email: 'ada@example.com', password: 'secret1' }, credentials: 'same-origin' });
+    await auth.checkAuth({});
+    expect(await auth.getPermissions!({})).toBe('admin');
+    expect(await auth.getIdentity!()).toMatchObject({ id: 'u1', fullName: 'Ada', avatar: '/avatar.png' });
+    await auth.logout({});
+    expect(server.calls.map((c) => `${c.method} ${c.path}`)).toEqual([
+      'POST /api/auth/login',
+      'GET /api/admin/v1/getcurrentuser',
+      'POST /api/auth/logout',
+    ]);
+  });
+
+  it('answers a failed login with the server message and a signed-out user with no role', async () => {
+    fakeServer({
+      'POST /api/auth/login': () => ({ status: 401, body: { message: 'Wrong email or password.' } }),
+      'GET /api/admin/v1/getcurrentuser': () => ({ status: 401, body: { message: 'Not signed in.' } }),
+    });
+    const auth = createAuthProvider();
+    await expect(auth.login({ username: 'a@b.c', password: 'nope' })).rejects.toThrow('Wrong email or password.');
+    await expect(auth.checkAuth({})).rejects.toMatchObject({ status: 401 });
+    expect(await auth.getPermissions!({})).toBeNull();
+  });
+
+  it('logs out on 401 and stays signed in, with a message, on 403', async () => {
+    const auth = createAuthProvider();
+    await expect(auth.checkError({ status: 401 })).rejects.toBeTruthy();
+    await expect(auth.checkError({ status: 403, message: 'Admins only.' })).rejects.toEqual({ logoutUser: false, message: 'Admins only.' });
+    await expect(auth.checkError({ status: 500 })).resolves.toBeUndefined();
+  });
+});
+
+it('knows every icon a manifest names', () => {
+  for (const r of registry.resources) if (r.menu?.icon) expect(knownIconNames()).toContain(r.menu.icon);
+  expect(iconFor('NoSuchIcon')).toBe(iconFor('Label'));
+});

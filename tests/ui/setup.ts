@@ -1,0 +1,35 @@
+/**
+ * jsdom lacks a few browser APIs MUI and react-admin ask for; these stand-ins answer like a light
+ * desktop browser. Network stays real-shaped: tests intercept `fetch` itself, nothing above it.
+ */
+import { cleanup, configure } from '@testing-library/react';
+import { afterEach, vi } from 'vitest';
+
+if (!window.matchMedia) {
+  Object.defineProperty(window, 'matchMedia', {
+    configurable: true,
+    value: (query: string): MediaQueryList =>
+      ({
+        matches: false,
+        media: query,
+        onchange: null,
+        addListener: () => {},
+        removeListener: () => {},
+        addEventListener: () => {},
+        removeEventListener: () => {},
+        dispatchEvent: () => false,
+      }) as MediaQueryList,
+  });
+}
+
+// The form chunk is lazy (as in the browser); when the whole suite shares two cores its first load
+// can take seconds, so waits allow for that instead of failing on a busy machine.
+configure({ asyncUtilTimeout: 15_000 });
+
+window.scrollTo = (() => {}) as typeof window.scrollTo;
+
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+  localStorage.clear();
+});
