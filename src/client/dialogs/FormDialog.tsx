@@ -4,7 +4,8 @@
  * Loaded lazily by the host: RJSF stays out of the first chunk.
  */
 import { useMemo, useState } from 'react';
-import { Box, Button, CircularProgress, DialogContent } from '@mui/material';
+import { Box, DialogContent } from '@mui/material';
+import { DialogButtons } from './DialogButtons.tsx';
 import Form from '@rjsf/mui';
 import { deepEquals, type ErrorSchema, type RegistryWidgetsType, type RJSFSchema } from '@rjsf/utils';
 import { useLogoutIfAccessDenied, useRefresh } from 'react-admin';
@@ -111,17 +112,9 @@ export default function FormDialogBody({
         disabled={busy}
       >
         <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 1, mt: 2 }}>
-          <Button onClick={onClose} disabled={busy}>
-            Cancel
-          </Button>
-          <Button
-            type="submit"
-            variant="contained"
-            disabled={busy}
-            startIcon={busy ? <CircularProgress size={16} color="inherit" aria-label="Saving" /> : undefined}
-          >
+          <DialogButtons busy={busy} onCancel={onClose} busyLabel="Saving">
             {dialog.kind === 'create' ? 'Create' : 'Save'}
-          </Button>
+          </DialogButtons>
         </Box>
       </Form>
     </DialogContent>

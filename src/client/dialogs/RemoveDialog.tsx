@@ -1,6 +1,7 @@
 /** The body of a delete confirmation: "Delete <record>?", then the dialog's declared call. */
 import { useState } from 'react';
-import { Button, CircularProgress, DialogActions, DialogContent, DialogContentText } from '@mui/material';
+import { DialogActions, DialogContent, DialogContentText } from '@mui/material';
+import { DialogButtons } from './DialogButtons.tsx';
 import { useRefresh } from 'react-admin';
 import type { RemoveDialog } from '../../manifest/index.ts';
 import { send } from '../providers/http.ts';
@@ -35,19 +36,9 @@ export function RemoveDialogBody({ resource, dialog, data, onClose }: DialogBody
         <DialogContentText>Delete {what}?</DialogContentText>
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose} disabled={busy}>
-          Cancel
-        </Button>
-        <Button
-          color="error"
-          variant="contained"
-          autoFocus
-          onClick={() => void confirm()}
-          disabled={busy}
-          startIcon={busy ? <CircularProgress size={16} color="inherit" aria-label="Deleting" /> : undefined}
-        >
+        <DialogButtons busy={busy} onCancel={onClose} busyLabel="Deleting" color="error" autoFocus onConfirm={() => void confirm()}>
           Delete
-        </Button>
+        </DialogButtons>
       </DialogActions>
     </>
   );
