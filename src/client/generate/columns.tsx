@@ -4,7 +4,7 @@
  */
 import type { ReactElement } from 'react';
 import { NumberField, ReferenceField, TextField, useRecordContext } from 'react-admin';
-import { labelOf, type FieldDef, type ResourceDef } from '../../manifest/index.ts';
+import { isSortable, labelOf, type FieldDef, type ResourceDef } from '../../manifest/index.ts';
 import { registry } from '../../../resources/index.ts';
 import { Thumbnail } from '../shell/Thumbnail.tsx';
 
@@ -18,12 +18,6 @@ interface ColumnProps {
 function ImageField({ source, titleSource }: ColumnProps & { titleSource: string }) {
   const record = useRecordContext();
   return <Thumbnail src={record?.[source]} alt={String(record?.[titleSource] ?? '')} />;
-}
-
-/** Whether users may sort the list by the field. A parent's id orders nothing a reader sees. */
-export function isSortable(f: FieldDef): boolean {
-  if (f.kind === 'reference' || f.kind === 'image') return f.sortable === true;
-  return f.sortable ?? !!f.list;
 }
 
 export function fieldDisplay(resource: ResourceDef, f: FieldDef, sortable = false): ReactElement | null {

@@ -4,21 +4,20 @@
  */
 import type { ReactElement } from 'react';
 import { AutocompleteInput, ReferenceInput, SearchInput, SelectInput, TextInput } from 'react-admin';
-import { labelOf, type ResourceDef } from '../../manifest/index.ts';
+import { labelOf, listOptions, type ResourceDef } from '../../manifest/index.ts';
 import { registry } from '../../../resources/index.ts';
 
 const PARENTS_PER_PAGE = 50;
 
 export function listFilters(resource: ResourceDef): ReactElement[] {
   const filters: ReactElement[] = [];
-  if (resource.fields.some((f) => f.searchable)) filters.push(<SearchInput key="q" source="q" alwaysOn />);
+  const offered = listOptions(resource, registry);
+  if (offered.search.length) filters.push(<SearchInput key="q" source="q" alwaysOn />);
   for (const f of resource.fields) {
-    if (!f.filterable) continue;
+    if (!offered.filters.includes(f.name)) continue;
     const label = labelOf(f);
     if (f.kind === 'reference') {
       const parent = registry.resource(f.reference!);
-      // A parent without a list read cannot be searched; its filter would only fail.
-      if (parent.reads.list?.kind !== 'list') continue;
       filters.push(
         <ReferenceInput
           key={f.name}

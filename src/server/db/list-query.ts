@@ -2,7 +2,7 @@
  * The ra-data-simple-rest list dialect: `sort=["name","ASC"]`, `range=[0,24]`, `filter={"q":"x"}`.
  * Parsed strictly: a sort or filter the manifest does not allow is a 400, never a silent full scan.
  */
-import type { ResourceDef } from '../../manifest/index.ts';
+import { isFilterable, listOptions, type ResourceDef } from '../../manifest/index.ts';
 import { badRequest } from '../errors.ts';
 
 /** The most rows one page may hold, whatever the client asks. */
@@ -30,11 +30,12 @@ function parseJson(raw: unknown, name: string): unknown {
 }
 
 export function sortableFields(r: ResourceDef): Set<string> {
-  return new Set(['id', ...r.fields.filter((f) => !f.secret && (f.sortable ?? f.list)).map((f) => f.name)]);
+  return new Set(listOptions(r).sorts);
 }
 
+/** The list's filters, plus `id` (react-admin's getMany asks `filter={"id":[…]}`). */
 export function filterableFields(r: ResourceDef): Set<string> {
-  return new Set(['id', ...r.fields.filter((f) => !f.secret && f.filterable).map((f) => f.name)]);
+  return new Set(['id', ...r.fields.filter(isFilterable).map((f) => f.name)]);
 }
 
 export function parseListQuery(r: ResourceDef, query: Record<string, unknown>): ListQuery {
