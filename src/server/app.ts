@@ -10,6 +10,7 @@ import type { Registry } from '../manifest/index.ts';
 import { registerAuth } from './auth/routes.ts';
 import type { Database } from './db/connect.ts';
 import { HttpError } from './errors.ts';
+import { TableCounts } from './db/counts.ts';
 import { registerManifestRoutes } from './routes/index.ts';
 import { securityHeaders } from './security.ts';
 
@@ -37,7 +38,9 @@ export async function buildApp({ database, registry, clientDir, logger = false }
   });
 
   registerAuth(app, database.db, registry);
-  registerManifestRoutes(app, database.db, registry);
+  // Other nodes may write to a shared PostgreSQL; SQLite's file belongs to this process alone.
+  const counts = new TableCounts(database.engine === 'postgres' ? 1000 : Number.POSITIVE_INFINITY);
+  registerManifestRoutes(app, database.db, registry, counts);
 
   if (clientDir && existsSync(clientDir)) {
     await app.register(fastifyStatic, { root: clientDir, wildcard: false, index: ['index.html'] });

@@ -48,7 +48,30 @@ export async function migrate(database: Database, registry: Registry) {
       await create.execute();
     }
   }
+  if (engine === 'postgres') await trigramIndexes(database, registry);
   await migrateInfrastructure(db);
+}
+
+/**
+ * PostgreSQL: substring search (`lower(name) like '%…%'`) can use a trigram index (pg_trgm). Where the
+ * extension cannot be had (no rights to create it), search still works, by scanning.
+ */
+async function trigramIndexes(database: Database, registry: Registry) {
+  const { db } = database;
+  try {
+    await sql`create extension if not exists pg_trgm`.execute(db);
+  } catch (error) {
+    console.warn(`pg_trgm is unavailable (${(error as Error).message}); list search will scan tables.`);
+    return;
+  }
+  const { rows } = await sql<{ schema: string }>`
+    select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace
+    where e.extname = 'pg_trgm'`.execute(db);
+  const opclass = sql.raw(`"${rows[0].schema}".gin_trgm_ops`);
+  for (const r of registry.resources)
+    for (const f of r.fields.filter((x) => x.searchable))
+      await sql`create index if not exists ${sql.ref(`${r.name}_${f.name}_trgm`)} on ${sql.table(r.name)}
+        using gin (lower(${sql.ref(f.name)}) ${opclass})`.execute(db);
 }
 
 /** Tables that belong to no manifest: the sign-in sessions. */

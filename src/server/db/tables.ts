@@ -2,7 +2,7 @@
  * The tables a manifest implies: one per resource, a column per stored field, plus `id`, `createdAt`
  * and `updatedAt`. Passwords are stored only as `<field>Hash`. Read by the migrations and the repository.
  */
-import type { FieldDef, ResourceDef, Storage } from '../../manifest/index.ts';
+import { listOptions, type FieldDef, type ResourceDef, type Storage } from '../../manifest/index.ts';
 
 export interface ColumnDef {
   name: string;
@@ -30,12 +30,26 @@ export function columnsOf(r: ResourceDef): ColumnDef[] {
   ];
 }
 
-/** Indexes: references (child lookups, parent filters) and unique fields. */
+/**
+ * Indexes from what the list screen offers (`listOptions`): every sort gets `(field, id)`, every filter
+ * `(filter, id)` and `(filter, sort, id)` for each sort (a unique field needs no `id`: its own unique
+ * index orders the rows), so a page is read in order straight from an
+ * index (the `id` is the page's tie-break) and a filtered count from the index alone. Unique fields
+ * get a unique index.
+ */
 export function indexesOf(r: ResourceDef): IndexDef[] {
   const out: IndexDef[] = [];
-  for (const f of r.fields) {
-    if (f.unique) out.push({ name: `${r.name}_${f.name}_unique`, columns: [columnName(f)], unique: true });
-    else if (f.kind === 'reference') out.push({ name: `${r.name}_${f.name}_idx`, columns: [f.name], unique: false });
+  const add = (columns: string[], unique = false) =>
+    out.push({ name: `${r.name}_${columns.join('_')}_${unique ? 'unique' : 'idx'}`, columns, unique });
+  for (const f of r.fields) if (f.unique) add([columnName(f)], true);
+  const { sorts, filters } = listOptions(r);
+  const ordered = sorts.filter((s) => s !== 'id');
+  const unique = new Set(r.fields.filter((f) => f.unique).map((f) => f.name));
+  // A unique field's own index already gives its order.
+  for (const sort of ordered) if (!unique.has(sort)) add([sort, 'id']);
+  for (const filter of filters) {
+    add([filter, 'id']);
+    for (const sort of ordered) if (sort !== filter) add([filter, sort, 'id']);
   }
   return out;
 }

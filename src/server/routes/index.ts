@@ -2,13 +2,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from '../../manifest/index.ts';
 import type { Db } from '../db/repository.ts';
+import type { TableCounts } from '../db/counts.ts';
 import { registerDialog } from './dialogs.ts';
 import { handlers } from './handlers.ts';
 import { registerRead } from './reads.ts';
 
-export function registerManifestRoutes(app: FastifyInstance, db: Db, registry: Registry) {
+export function registerManifestRoutes(app: FastifyInstance, db: Db, registry: Registry, counts: TableCounts) {
   for (const r of registry.resources) {
-    for (const read of Object.values(r.reads)) registerRead(app, db, registry, r, read);
-    for (const [type, d] of Object.entries(r.dialogs)) registerDialog(app, db, registry, handlers, r, type, d);
+    for (const read of Object.values(r.reads)) registerRead(app, db, registry, r, read, counts);
+    for (const [type, d] of Object.entries(r.dialogs)) registerDialog(app, db, registry, handlers, r, type, d, counts);
   }
 }

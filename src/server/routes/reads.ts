@@ -4,11 +4,19 @@ import { API_BASE, parseCall, routerPath, type ReadDef, type Registry, type Reso
 import { guard } from '../auth/guard.ts';
 import { embed, findBy, list, toRecord, type Db } from '../db/repository.ts';
 import { parseListQuery } from '../db/list-query.ts';
+import type { TableCounts } from '../db/counts.ts';
 import { notFound } from '../errors.ts';
 
 type Params = Record<string, string>;
 
-export function registerRead(app: FastifyInstance, db: Db, registry: Registry, r: ResourceDef, read: ReadDef) {
+export function registerRead(
+  app: FastifyInstance,
+  db: Db,
+  registry: Registry,
+  r: ResourceDef,
+  read: ReadDef,
+  counts: TableCounts,
+) {
   const { path } = parseCall(read.call);
   const url = API_BASE + routerPath(path);
   const preHandler = guard(read.access ?? r.access.read);
@@ -43,7 +51,7 @@ export function registerRead(app: FastifyInstance, db: Db, registry: Registry, r
         scope = { [field]: parent.id as string };
       }
     }
-    const { rows, total } = await list(db, r, parsed, scope);
+    const { rows, total } = await list(db, r, parsed, scope, counts);
     const last = rows.length ? parsed.start + rows.length - 1 : parsed.start;
     reply.header('Content-Range', `${r.name} ${parsed.start}-${last}/${total}`);
     return read.embed ? embed(db, registry, r, rows, read.embed) : rows;
