@@ -10,7 +10,7 @@ import type { Registry } from '../manifest/index.ts';
 import { registerAuth } from './auth/routes.ts';
 import type { Database } from './db/connect.ts';
 import { HttpError } from './errors.ts';
-import { TableCounts } from './db/counts.ts';
+import { ReadCache } from './db/read-cache.ts';
 import { registerManifestRoutes } from './routes/index.ts';
 import { securityHeaders } from './security.ts';
 
@@ -39,8 +39,8 @@ export async function buildApp({ database, registry, clientDir, logger = false }
 
   registerAuth(app, database.db, registry);
   // Other nodes may write to a shared PostgreSQL; SQLite's file belongs to this process alone.
-  const counts = new TableCounts(database.engine === 'postgres' ? 1000 : Number.POSITIVE_INFINITY);
-  registerManifestRoutes(app, database.db, registry, counts);
+  const cache = new ReadCache(database.engine === 'postgres' ? 1000 : Number.POSITIVE_INFINITY);
+  registerManifestRoutes(app, database.db, registry, cache);
 
   if (clientDir && existsSync(clientDir)) {
     await app.register(fastifyStatic, { root: clientDir, wildcard: false, index: ['index.html'] });

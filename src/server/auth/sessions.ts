@@ -20,18 +20,36 @@ export async function createSession(db: Db, userId: string): Promise<{ token: st
   return { token, expires };
 }
 
+/**
+ * Sessions looked up in the last few seconds, so a busy admin's requests do not each cost two queries.
+ * Signing out here drops the entry at once; on other server nodes (shared PostgreSQL) a signed-out
+ * session or a changed role is honoured within CACHE_MS.
+ */
+const CACHE_MS = 5_000;
+const CACHE_MAX = 10_000;
+const recent = new Map<string, { user: Row | undefined; until: number; expires: string }>();
+
 /** The user a session token belongs to, or undefined when it is unknown or expired. */
 export async function userOfSession(db: Db, token: string | undefined): Promise<Row | undefined> {
   if (!token) return undefined;
-  const session = await db.selectFrom('sessions').selectAll().where('id', '=', digest(token)).executeTakeFirst();
+  const id = digest(token);
+  const now = Date.now();
+  const hit = recent.get(id);
+  if (hit && hit.until > now && hit.expires > new Date(now).toISOString()) return hit.user;
+  const session = await db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
   if (!session) return undefined;
   if (String(session.expiresAt) < new Date().toISOString()) {
     await db.deleteFrom('sessions').where('id', '=', session.id).execute();
     return undefined;
   }
-  return db.selectFrom('users').selectAll().where('id', '=', session.userId).executeTakeFirst();
+  const user = await db.selectFrom('users').selectAll().where('id', '=', session.userId).executeTakeFirst();
+  if (recent.size >= CACHE_MAX) recent.clear();
+  recent.set(id, { user, until: now + CACHE_MS, expires: String(session.expiresAt) });
+  return user;
 }
 
 export async function endSession(db: Db, token: string | undefined) {
-  if (token) await db.deleteFrom('sessions').where('id', '=', digest(token)).execute();
+  if (!token) return;
+  recent.delete(digest(token));
+  await db.deleteFrom('sessions').where('id', '=', digest(token)).execute();
 }

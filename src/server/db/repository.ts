@@ -6,7 +6,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Embed, Registry, ResourceDef } from '../../manifest/index.ts';
 import type { ListQuery } from './list-query.ts';
-import type { TableCounts } from './counts.ts';
+import type { ReadCache } from './read-cache.ts';
 import { columnName } from './tables.ts';
 
 export type Row = Record<string, unknown>;
@@ -58,10 +58,14 @@ export function listQueries(db: Db, r: ResourceDef, query: ListQuery, scope?: Re
   };
 }
 
-export async function list(db: Db, r: ResourceDef, query: ListQuery, scope?: Record<string, string>, counts?: TableCounts) {
+export async function list(db: Db, r: ResourceDef, query: ListQuery, scope?: Record<string, string>, cache?: ReadCache) {
   const { page, count, filtered } = listQueries(db, r, query, scope);
   const total = async () => Number((await count.executeTakeFirstOrThrow()).total);
-  const [rows, n] = await Promise.all([page.execute(), !filtered && counts ? counts.get(r.name, total) : total()]);
+  // A whole table's count is the same for every page of it: counted once between writes.
+  const [rows, n] = await Promise.all([
+    page.execute(),
+    !filtered && cache ? cache.get(`count ${r.name}`, [r.name], total) : total(),
+  ]);
   return { rows: rows.map((row) => toRecord(r, row)!), total: n };
 }
 
@@ -76,6 +80,15 @@ export async function countWhere(db: Db, table: string, field: string, value: un
     .where(field, '=', value)
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** The tables an embed reads besides the resource's own. */
+export function embeddedTables(registry: Registry, r: ResourceDef, spec: Embed | undefined): string[] {
+  if (!spec) return [];
+  return Object.values(spec).flatMap(({ via, embed: deeper }) => {
+    const target = registry.resource(r.fields.find((f) => f.name === via)!.reference!);
+    return [target.name, ...embeddedTables(registry, target, deeper)];
+  });
 }
 
 /** Nests referenced records into each row, as a read's `embed` declares. */

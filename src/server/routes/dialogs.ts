@@ -15,7 +15,7 @@ import {
 } from '../../manifest/index.ts';
 import { guard } from '../auth/guard.ts';
 import type { Db } from '../db/repository.ts';
-import type { TableCounts } from '../db/counts.ts';
+import type { ReadCache } from '../db/read-cache.ts';
 import { createRecord, removeRecord, updateRecord } from '../db/writes.ts';
 import { badRequest, VALIDATION_FAILED } from '../errors.ts';
 import type { Handlers } from './handlers.ts';
@@ -28,7 +28,7 @@ export function registerDialog(
   r: ResourceDef,
   type: string,
   d: DialogDef,
-  counts: TableCounts,
+  cache: ReadCache,
 ) {
   if (!('call' in d)) return; // details dialogs read, they call nothing of their own
   const { method, path } = parseCall(d.call);
@@ -66,8 +66,7 @@ export function registerDialog(
     preHandler,
     handler: async (request, reply) => {
       const result = await handler(request);
-      // Any write may change how many rows the table holds (action handlers included).
-      if (d.kind !== 'update') counts.invalidate(r.name);
+      cache.invalidate(r.name);
       if (d.kind === 'create') reply.code(201);
       return result;
     },
