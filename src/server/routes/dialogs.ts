@@ -56,7 +56,8 @@ export function registerDialog(
     case 'action': {
       const named = handlers[d.handler];
       if (!named) throw new Error(`Dialog ${type}: no server handler named '${d.handler}'`);
-      handler = (request) => named({ db, registry, resource: r, request, body: validBody(request) });
+      handler = (request) =>
+        named({ db, registry, resource: r, request, body: validBody(request), invalidate: (t) => cache.invalidate(t) });
       break;
     }
   }

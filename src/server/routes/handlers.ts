@@ -13,6 +13,11 @@ export interface HandlerContext {
   request: FastifyRequest;
   /** The body, already validated by the dialog's schema. */
   body: Record<string, unknown>;
+  /**
+   * Marks a table as written, so cached reads of it are dropped. The dialog's own resource is marked
+   * after every call; a handler that writes other tables must mark them.
+   */
+  invalidate(table: string): void;
 }
 
 export type Handlers = Record<string, (context: HandlerContext) => Promise<unknown>>;
