@@ -1,13 +1,25 @@
 /// <reference types="vitest/config" />
-import { defineConfig } from 'vite';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
 const apiPort = Number(process.env.API_PORT ?? 3001);
 
+/** RJSF's Markdown renderer swapped for plain text in the build: see src/client/dialogs/plain-markdown.tsx. */
+const plainMarkdown: Plugin = {
+  name: 'plain-markdown',
+  apply: 'build',
+  enforce: 'pre',
+  resolveId: (id) =>
+    id === 'markdown-to-jsx/react' ? fileURLToPath(new URL('./src/client/dialogs/plain-markdown.tsx', import.meta.url)) : undefined,
+};
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), plainMarkdown],
   publicDir: 'public',
-  build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 2000 },
+  // The manifest (.vite/manifest.json) tells which chunks the first load is: `npm run build` (scripts/build.ts)
+  // and the browser tests read it.
+  build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 2000, manifest: true },
   // `npm run dev`: Vite serves the client, the API runs beside it (scripts/dev.ts) behind this proxy.
   server: { proxy: { '/api': { target: `http://127.0.0.1:${apiPort}`, ws: true } } },
   test: {

@@ -1,16 +1,62 @@
-/** The admin: react-admin wired to the manifests. Resources, menu, lists and dialogs are generated. */
-import { Admin, type AuthProvider, type DataProvider } from 'react-admin';
-import { registry } from '../../resources/index.ts';
-import { generatedResources } from './generate/resources.tsx';
+/**
+ * The admin: react-admin wired to the manifests. Resources, menu, lists and dialogs are generated.
+ *
+ * Composed from react-admin's parts (`AdminContext` + `CoreAdminUI`, as its docs show for `<Admin>`)
+ * because `<Admin>` imports its default layout, login and error pages statically. Here the first
+ * chunk holds only what the first screen needs (React, MUI's theme, react-admin's core, the
+ * providers); the login page, the layout, the registry (with zod) and the list screens load when
+ * first needed, and RJSF when a form dialog first opens.
+ */
+import type { ReactElement } from 'react';
+import { CssBaseline } from '@mui/material';
+import {
+  AdminContext,
+  CoreAdminUI,
+  LoadingPage,
+  defaultI18nProvider,
+  localStorageStore,
+  type AuthProvider,
+  type DataProvider,
+} from 'react-admin';
 import { createAuthProvider } from './providers/auth.ts';
 import { createDataProvider } from './providers/data.ts';
-import { AppLayout } from './shell/Layout.tsx';
-import { LoginPage } from './shell/LoginPage.tsx';
+import { deferred } from './shell/deferred.tsx';
 import { ToastNotifications } from './shell/Notifications.tsx';
 import { darkTheme, lightTheme } from './shell/theme.ts';
 import { ToastProvider } from './shell/toast.tsx';
 
-const defaults = { dataProvider: createDataProvider(registry), authProvider: createAuthProvider() };
+const loadRegistry = () => import('../../resources/index.ts').then((m) => m.registry);
+const loadResources = () => import('./generate/resources.tsx');
+const loadLayout = () => import('./shell/Layout.tsx');
+const loadPages = () => import('./shell/pages.ts');
+
+const LoginPage = deferred(() => import('./shell/LoginPage.tsx').then((m) => m.LoginPage), <LoadingPage />);
+const AppLayout = deferred(() => loadLayout().then((m) => m.AppLayout), <LoadingPage />);
+const ErrorPage = deferred(() => loadPages().then((m) => m.ErrorPage));
+// react-admin renders it without props (its `title` types disagree with CatchAllComponent).
+const NotFound = deferred<object>(() => loadPages().then((m) => m.NotFound));
+const AccessDenied = deferred(() => loadPages().then((m) => m.AccessDenied));
+const AuthenticationError = deferred(() => loadPages().then((m) => m.AuthenticationError));
+
+let generate: ((role: unknown) => ReactElement[]) | undefined;
+
+/**
+ * The resources a role may see. Their code is fetched once a role is known, the layout's beside it.
+ * Once loaded the answer is synchronous again: react-admin swaps the layout for its loading page
+ * while a promised answer is pending, which must happen once at most.
+ */
+function resourcesFor(role: unknown): ReactElement[] | Promise<ReactElement[]> {
+  if (!role) return [];
+  if (generate) return generate(role);
+  void loadLayout();
+  return Promise.all([loadResources(), loadRegistry()]).then(([m, registry]) => {
+    generate = (r) => m.generatedResources(registry, r);
+    return generate(role);
+  });
+}
+
+const defaults = { dataProvider: createDataProvider(loadRegistry), authProvider: createAuthProvider() };
+const store = localStorageStore();
 
 interface AppProps {
   dataProvider?: DataProvider;
@@ -21,19 +67,31 @@ interface AppProps {
 export function App({ dataProvider = defaults.dataProvider, authProvider = defaults.authProvider }: AppProps) {
   return (
     <ToastProvider>
-      <Admin
+      <AdminContext
         dataProvider={dataProvider}
         authProvider={authProvider}
-        requireAuth
-        layout={AppLayout}
-        loginPage={LoginPage}
-        notification={ToastNotifications}
+        i18nProvider={defaultI18nProvider}
+        store={store}
         theme={lightTheme}
         darkTheme={darkTheme}
-        disableTelemetry
       >
-        {(role: unknown) => generatedResources(registry, role)}
-      </Admin>
+        <CssBaseline enableColorScheme>
+          <CoreAdminUI
+            requireAuth
+            disableTelemetry
+            layout={AppLayout}
+            loginPage={LoginPage}
+            loading={LoadingPage}
+            error={ErrorPage}
+            catchAll={NotFound}
+            accessDenied={AccessDenied}
+            authenticationError={AuthenticationError}
+          >
+            {resourcesFor}
+          </CoreAdminUI>
+          <ToastNotifications />
+        </CssBaseline>
+      </AdminContext>
     </ToastProvider>
   );
 }

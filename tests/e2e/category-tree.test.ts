@@ -31,6 +31,8 @@ describe.skipIf(!hasChromium)('category tree in the browser', () => {
 
   async function openList(label: string) {
     await page.getByRole('menuitem', { name: label, exact: true }).click();
+    // The previous list stays on screen until the new one renders: wait for the new title.
+    await expect.poll(() => page.locator('#react-admin-title').textContent()).toBe(label);
     await expect.poll(() => page.getByRole('columnheader', { name: 'Name' }).count()).toBeGreaterThan(0);
   }
 
@@ -82,6 +84,8 @@ describe.skipIf(!hasChromium)('category tree in the browser', () => {
     expect(child.category).toBe(category.id);
     // The list names the parent, not its id.
     await page.getByPlaceholder('Search').fill('Fish Tanks');
+    // The search is debounced: wait until it is the list's filter before reading rows.
+    await expect.poll(() => decodeURIComponent(page.url())).toContain('"q":"Fish Tanks"');
     const row = page.getByRole('row').filter({ hasText: 'Fish Tanks' });
     await row.getByText('Aquariums').waitFor();
   });
@@ -96,6 +100,8 @@ describe.skipIf(!hasChromium)('category tree in the browser', () => {
 
     await openList('Child categories');
     await page.getByPlaceholder('Search').fill('Fish Tanks');
+    // The search is debounced: wait until it is the list's filter before reading rows.
+    await expect.poll(() => decodeURIComponent(page.url())).toContain('"q":"Fish Tanks"');
     const childRow = page.getByRole('row').filter({ hasText: 'Fish Tanks' });
     await childRow.getByRole('button', { name: 'Delete' }).click();
     await dialog().getByRole('button', { name: 'Delete' }).click();

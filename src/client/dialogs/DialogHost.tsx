@@ -1,6 +1,8 @@
 /**
  * Hosts every dialog the registry declares: `openDialog(type, data)` looks the type up and shows
- * it in one MUI <Dialog>. Form dialogs load RJSF lazily, so it stays out of the first JS chunk.
+ * it in one MUI <Dialog>. The host comes with the layout, after sign-in; form dialogs load RJSF
+ * when the first one opens. Delete and details bodies are small and reuse the list's code, so they
+ * come with the host: making them lazy would add a round trip to opening them and save nothing.
  */
 import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import { CircularProgress, Dialog, DialogContent, DialogTitle } from '@mui/material';
@@ -12,6 +14,7 @@ import { DialogContext, registerDialogHost, type DialogApi, type DialogData } fr
 import { dialogTitle } from './titles.ts';
 import { RemoveDialogBody } from './RemoveDialog.tsx';
 import { DetailsDialogBody } from './DetailsDialog.tsx';
+import { timeDialogOpen } from './timing.ts';
 
 const FormDialogBody = lazy(() => import('./FormDialog.tsx'));
 
@@ -44,6 +47,7 @@ export function DialogHost({ children, registry = defaultRegistry }: { children?
         refresh();
         return;
       }
+      timeDialogOpen(type);
       setShown((s) => ({ type, data, open: true, seq: (s?.seq ?? 0) + 1 }));
     },
     [registry, toast, refresh],

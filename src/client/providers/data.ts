@@ -2,6 +2,7 @@
  * The stock ra-data-simple-rest provider, told where each resource lives: a resource's list is its
  * declared `reads.list` call (childCategories → `categories/child`), not a path made from its name.
  * Writes never come through here: dialogs send their own declared calls (see dialogs/outcome.ts).
+ * The registry may be given as a loader: the app's first chunk then holds no manifest (and no zod).
  */
 import simpleRestProvider from 'ra-data-simple-rest';
 import { HttpError, type DataProvider, type GetOneParams } from 'react-admin';
@@ -26,28 +27,29 @@ function oneByIdCall(resource: ResourceDef) {
 const writesGoThroughDialogs = (method: string) => () =>
   Promise.reject(new Error(`dataProvider.${method}: writes go through the resource's dialogs and their declared calls`));
 
-export function createDataProvider(registry: Registry, http = httpClient): DataProvider {
+export function createDataProvider(registry: Registry | (() => Promise<Registry>), http = httpClient): DataProvider {
   const rest = simpleRestProvider(API_BASE, http);
-  const path = (name: string) => listPath(registry.resource(name));
+  const resourceOf = async (name: string) => (typeof registry === 'function' ? await registry() : registry).resource(name);
+  const path = async (name: string) => listPath(await resourceOf(name));
 
   async function getOne(name: string, params: GetOneParams) {
-    const resource = registry.resource(name);
+    const resource = await resourceOf(name);
     const one = oneByIdCall(resource);
     if (one) {
       const { json } = await http(API_BASE + fillPath(one.path, { [one.params[0]]: params.id }), { signal: params.signal });
       return { data: json };
     }
     // Not every resource declares a one-read; the list answers `filter={"id":[…]}` for all of them.
-    const { data } = await rest.getMany(path(name), { ids: [params.id], signal: params.signal, meta: params.meta });
+    const { data } = await rest.getMany(await path(name), { ids: [params.id], signal: params.signal, meta: params.meta });
     const record = data.find((r) => String(r.id) === String(params.id));
     if (!record) throw new HttpError(`${resource.label} not found`, 404, { message: `${resource.label} not found` });
     return { data: record };
   }
 
   return {
-    getList: (name, params) => rest.getList(path(name), params),
-    getMany: (name, params) => rest.getMany(path(name), params),
-    getManyReference: (name, params) => rest.getManyReference(path(name), params),
+    getList: async (name, params) => rest.getList(await path(name), params),
+    getMany: async (name, params) => rest.getMany(await path(name), params),
+    getManyReference: async (name, params) => rest.getManyReference(await path(name), params),
     getOne,
     create: writesGoThroughDialogs('create'),
     update: writesGoThroughDialogs('update'),

@@ -16,7 +16,14 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject) {
   const outDir = mkdtempSync(join(tmpdir(), 'marketplace-e2e-'));
-  await build({ logLevel: 'error', build: { outDir, emptyOutDir: true } });
+  // Vitest sets NODE_ENV=test, which would give React's development build: test what ships.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ logLevel: 'error', build: { outDir, emptyOutDir: true } });
+  } finally {
+    process.env.NODE_ENV = nodeEnv;
+  }
   project.provide('clientDir', outDir);
   return () => rmSync(outDir, { recursive: true, force: true });
 }
