@@ -1,8 +1,16 @@
 /** Parsing and filling the `'METHOD /path/{param}'` calls manifests declare. */
 import type { Call } from './types.ts';
 
-/** The base of every path a manifest declares (spec §7: "Paths marked with a base"). */
+/** The base of the admin paths a manifest declares (spec §7: "Paths marked with a base"). */
 export const API_BASE = '/api/admin/v1';
+
+/**
+ * The URL of a declared path. Paths are relative to API_BASE, except those the specification puts
+ * "under /api (not the admin base)", which are declared with their `/api/` prefix.
+ */
+export function urlOf(path: string): string {
+  return path.startsWith('/api/') ? path : API_BASE + path;
+}
 
 export interface ParsedCall {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

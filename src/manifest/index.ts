@@ -7,6 +7,6 @@ export { rules } from './rules.ts';
 export { messages } from './messages.ts';
 export { defineResource } from './define.ts';
 export { createRegistry, type Registry } from './registry.ts';
-export { API_BASE, parseCall, fillPath, routerPath, type ParsedCall } from './call.ts';
+export { API_BASE, urlOf, parseCall, fillPath, routerPath, type ParsedCall } from './call.ts';
 export { bodySchema, formJsonSchema, pickedFields, ruleOf, labelOf, issuesByField } from './schema.ts';
 export { isSortable, isFilterable, listOptions, type ListOptions } from './list.ts';

@@ -22,10 +22,10 @@ describe('data provider', () => {
     expect(JSON.parse(call.query.get('filter')!)).toEqual({ q: 'te', category: 'x' });
     expect(call.credentials).toBe('same-origin');
     expect(registry.resources.filter((r) => r.reads.list).map(listPath)).toEqual([
-      'categories',
-      'categories/child',
-      'categories/sub',
-      'categories/sub-child',
+      'api/admin/v1/categories',
+      'api/admin/v1/categories/child',
+      'api/admin/v1/categories/sub',
+      'api/admin/v1/categories/sub-child',
     ]);
   });
 

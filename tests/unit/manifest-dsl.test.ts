@@ -87,3 +87,11 @@ describe('manifest DSL', () => {
     expect(json.required).toEqual(['name', 'status']);
   });
 });
+
+describe('call URLs', () => {
+  it('puts admin paths under the admin base and keeps /api paths as declared', async () => {
+    const { urlOf } = await import('../../src/manifest/index.ts');
+    expect(urlOf('/categories/{id}')).toBe('/api/admin/v1/categories/{id}');
+    expect(urlOf('/api/home-sections/reorder')).toBe('/api/home-sections/reorder');
+  });
+});

@@ -6,16 +6,16 @@
  */
 import simpleRestProvider from 'ra-data-simple-rest';
 import { HttpError, type DataProvider, type GetOneParams } from 'react-admin';
-import { API_BASE, fillPath, parseCall, type Registry, type ResourceDef } from '../../manifest/index.ts';
+import { fillPath, parseCall, urlOf, type Registry, type ResourceDef } from '../../manifest/index.ts';
 import { httpClient } from './http.ts';
 
-/** The path of a resource's list read, relative to the API base and without the leading slash. */
+/** The URL path of a resource's list read, without its leading slash (the provider adds it). */
 export function listPath(resource: ResourceDef): string {
   const list = resource.reads.list;
   if (list?.kind !== 'list') throw new Error(`Resource '${resource.name}' declares no list read`);
   const { path, params } = parseCall(list.call);
   if (params.length) throw new Error(`Resource '${resource.name}': its list read needs '${params[0]}'`);
-  return path.slice(1);
+  return urlOf(path).slice(1);
 }
 
 /** The one-record read by id, when the resource declares it. */
@@ -28,7 +28,8 @@ const writesGoThroughDialogs = (method: string) => () =>
   Promise.reject(new Error(`dataProvider.${method}: writes go through the resource's dialogs and their declared calls`));
 
 export function createDataProvider(registry: Registry | (() => Promise<Registry>), http = httpClient): DataProvider {
-  const rest = simpleRestProvider(API_BASE, http);
+  // The base is empty: each resource's path is its whole URL path (admin base or `/api/…`).
+  const rest = simpleRestProvider('', http);
   const resourceOf = async (name: string) => (typeof registry === 'function' ? await registry() : registry).resource(name);
   const path = async (name: string) => listPath(await resourceOf(name));
 
@@ -36,7 +37,7 @@ export function createDataProvider(registry: Registry | (() => Promise<Registry>
     const resource = await resourceOf(name);
     const one = oneByIdCall(resource);
     if (one) {
-      const { json } = await http(API_BASE + fillPath(one.path, { [one.params[0]]: params.id }), { signal: params.signal });
+      const { json } = await http(urlOf(fillPath(one.path, { [one.params[0]]: params.id })), { signal: params.signal });
       return { data: json };
     }
     // Not every resource declares a one-read; the list answers `filter={"id":[…]}` for all of them.

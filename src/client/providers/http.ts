@@ -3,7 +3,7 @@
  * through the data provider; dialog writes go straight to their declared call with `send`.
  */
 import { fetchUtils, HttpError } from 'react-admin';
-import { API_BASE, fillPath, parseCall, type Call } from '../../manifest/index.ts';
+import { fillPath, parseCall, urlOf, type Call } from '../../manifest/index.ts';
 
 export type HttpResult = Awaited<ReturnType<typeof fetchUtils.fetchJson>>;
 
@@ -20,7 +20,7 @@ export function send(call: Call, pathValues: Record<string, unknown>, body?: unk
   const { method, path } = parseCall(call);
   let url: string;
   try {
-    url = API_BASE + fillPath(path, pathValues);
+    url = urlOf(fillPath(path, pathValues));
   } catch (e) {
     // A dialog opened without the record its path needs: a failure to show, not a crash.
     return Promise.reject(new HttpError((e as Error).message, 0, { message: (e as Error).message }));

@@ -4,11 +4,11 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
-  API_BASE,
   bodySchema,
   issuesByField,
   parseCall,
   routerPath,
+  urlOf,
   type DialogDef,
   type Registry,
   type ResourceDef,
@@ -32,7 +32,7 @@ export function registerDialog(
 ) {
   if (!('call' in d)) return; // details dialogs read, they call nothing of their own
   const { method, path } = parseCall(d.call);
-  const url = API_BASE + routerPath(path);
+  const url = routerPath(urlOf(path));
   const preHandler = guard(d.access ?? r.access.write);
   const schema = bodySchema(r, d);
   const validBody = (request: FastifyRequest) => {

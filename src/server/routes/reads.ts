@@ -4,7 +4,7 @@
  * is read fresh.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { API_BASE, parseCall, routerPath, type ReadDef, type Registry, type ResourceDef } from '../../manifest/index.ts';
+import { parseCall, urlOf, routerPath, type ReadDef, type Registry, type ResourceDef } from '../../manifest/index.ts';
 import { guard } from '../auth/guard.ts';
 import { embed, embeddedTables, findBy, list, toRecord, type Db } from '../db/repository.ts';
 import { parseListQuery } from '../db/list-query.ts';
@@ -27,7 +27,7 @@ export function registerRead(
   cache: ReadCache,
 ) {
   const { path } = parseCall(read.call);
-  const url = API_BASE + routerPath(path);
+  const url = routerPath(urlOf(path));
   const preHandler = guard(read.access ?? r.access.read);
 
   if (read.kind === 'self') {
