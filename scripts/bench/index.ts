@@ -1,0 +1,255 @@
+/**
+ * `npm run bench [-- <resource>… --rows N --duration S --runs N --connections 10,50 --warmup S --seed N
+ *                   --pg --cold --no-browser --out file]`
+ *
+ * Seeds a fresh database with N valid rows of a manifest resource (default: the largest with both a
+ * list and a one read), then measures our server against json-server 0.17 over the same rows and
+ * against a bare Fastify ceiling, each in a child process, one scenario after another. Writes
+ * scripts/bench/results.json and prints a table with the issue's goals. A report: missed goals still
+ * exit 0; errors (a server failing, more than 1% non-2xx answers) exit 1.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem, platform, release } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { registry } from '../../resources/index.ts';
+import type { ResourceDef } from '../../src/manifest/index.ts';
+import { connect, dropSchema } from '../../src/server/db/connect.ts';
+import { DEMO_PASSWORD, demoEmail } from '../../src/server/seed/index.ts';
+import { browserAvailable, dialogOpenTiming } from './browser.ts';
+import { lowerOf, measureOnce, type Figures } from './measure.ts';
+import { preflight, ask, type Check } from './preflight.ts';
+import { DIALOG_GOAL_MS, row, table, writeResults, type ResourceResult, type Results } from './report.ts';
+import { buildScenarios, SERVER_LABELS, SERVERS, type ServerKey } from './scenarios.ts';
+import { seed, writeJsonServerDb } from './seed.ts';
+import { startCeiling, startJsonServer, startOurs, stopAll, type Child, type OursOptions } from './servers.ts';
+
+const { values: args, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    rows: { type: 'string', default: '50000' },
+    duration: { type: 'string', default: '10' },
+    runs: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '10,50' },
+    warmup: { type: 'string' },
+    seed: { type: 'string', default: '1' },
+    pg: { type: 'boolean', default: false },
+    cold: { type: 'boolean', default: false },
+    'no-browser': { type: 'boolean', default: false },
+    out: { type: 'string', default: join(import.meta.dirname, 'results.json') },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+});
+if (args.help) {
+  console.log(
+    'npm run bench -- [resource…] [--rows 50000] [--duration 10] [--runs 2] [--connections 10,50] [--warmup S] [--seed 1] [--pg] [--cold] [--no-browser] [--out file]\n' +
+      '  --cold  every read gets a unique `_=<n>` parameter: measures the database path of a server that caches answers by URL',
+  );
+  process.exit(0);
+}
+
+const positive = (name: string, v: string) => {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number, not '${v}'`);
+  return n;
+};
+const rows = Math.floor(positive('rows', args.rows));
+const duration = positive('duration', args.duration);
+const runs = Math.floor(positive('runs', args.runs));
+const connections = args.connections.split(',').map((c) => Math.floor(positive('connections', c)));
+const warmup = args.warmup !== undefined ? Number(args.warmup) : Math.min(2, Math.max(0.5, duration / 5));
+const seedNumber = Math.floor(Number(args.seed));
+const pgUrl = args.pg ? process.env.DATABASE_URL : undefined;
+if (args.pg && !pgUrl?.startsWith('postgres')) throw new Error('--pg needs DATABASE_URL=postgres://…');
+const useBrowser = !args['no-browser'] && browserAvailable();
+
+/** Today: the resource with the most fields among those with both a list and a one read. */
+function defaultResource(): ResourceDef {
+  const candidates = registry.resources.filter(
+    (r) => r.reads.list?.kind === 'list' && Object.values(r.reads).some((x) => x.kind === 'one'),
+  );
+  if (!candidates.length) throw new Error('No resource declares both a list and a one read; name one to bench.');
+  return candidates.reduce((a, b) => (b.fields.length > a.fields.length ? b : a));
+}
+const targets = positionals.length ? positionals.map((n) => registry.resource(n)) : [defaultResource()];
+
+const log = (s: string) => console.log(s);
+const errors: string[] = [];
+const results: Results = {
+  machine: {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model,
+    memoryGB: Math.round(totalmem() / 2 ** 30),
+    platform: `${platform()} ${release()}`,
+    node: process.version,
+    engine: pgUrl ? 'postgres' : 'sqlite',
+    date: new Date().toISOString(),
+    rows,
+    resources: targets.map((t) => t.name),
+    loadAtStart: loadavg().map((x) => Math.round(x * 100) / 100),
+  },
+  options: { rows, duration, runs, connections, warmup, seed: seedNumber, cold: args.cold, browser: useBrowser },
+  resources: [],
+  errors,
+};
+
+async function login(ours: Child): Promise<string> {
+  const res = await fetch(`${ours.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: demoEmail('admin'), password: DEMO_PASSWORD }),
+  });
+  if (res.status !== 200) throw new Error(`signing in as admin failed: ${res.status} ${await res.text()}`);
+  return res.headers.get('set-cookie')!.split(';')[0];
+}
+
+/** Failures beyond 1% of the answers make the run an error: the figures would be of failing requests. */
+function failureRate(m: Figures) {
+  const bad = m.non2xx + m.errors + m.timeouts;
+  return bad / Math.max(1, m.total + m.errors + m.timeouts);
+}
+
+async function benchResource(r: ResourceDef): Promise<ResourceResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'marketplace-bench-'));
+  const schema = `bench_${randomBytes(5).toString('hex')}`;
+  const dbOptions: OursOptions = pgUrl ? { url: pgUrl, schema } : { file: join(dir, 'bench.sqlite') };
+  try {
+    log(`\n${r.name}: seeding ${rows.toLocaleString('en')} rows into a fresh ${pgUrl ? 'PostgreSQL schema' : 'SQLite file'}…`);
+    const database = await connect(dbOptions);
+    const seeded = await seed(database, registry, r, rows, { seed: seedNumber, log });
+    await database.close();
+    const dbJson = join(dir, 'db.json');
+    writeJsonServerDb(dbJson, seeded);
+    log(`  seeded in ${(seeded.millis / 1000).toFixed(1)} s; db.json for json-server written`);
+
+    const ours = await startOurs(dbOptions);
+    const cookie = await login(ours);
+    const json = await startJsonServer(dbJson, `/${r.name}?_start=0&_end=1`);
+    const { scenarios, notes } = buildScenarios({ registry, resource: r, seeded, cookie, seed: seedNumber, cold: args.cold });
+
+    // Preflight: every scenario answered by ours and json-server, the same work; ours' answers size the ceiling.
+    const checks: Check[] = [];
+    const ceilingRoutes: { method: string; url: string; status: number; body: string }[] = [];
+    for (const s of scenarios) {
+      const { ours: answer, check } = await preflight(s, { ours: ours.url, jsonServer: json.url }, r.title).catch(async (e: Error) => {
+        await new Promise((done) => setTimeout(done, 100)); // let the child's stderr arrive
+        throw new Error(`${e.message}\n${ours.log()}`);
+      });
+      checks.push(check);
+      ceilingRoutes.push({ ...s.ceilingRoute, body: answer.text });
+      log(`  check ${s.key}: ${check.ok ? 'ok' : 'MISMATCH'} (${check.detail}); ours answers ${answer.text.length} bytes`);
+    }
+    const routesFile = join(dir, 'ceiling-routes.json');
+    writeFileSync(routesFile, JSON.stringify(ceilingRoutes));
+    const ceiling = await startCeiling(routesFile);
+    for (const s of scenarios) {
+      const a = await ask(ceiling.url, s.ceiling);
+      if (a.status !== s.ceilingRoute.status) throw new Error(`ceiling answered ${a.status} to ${s.key}`);
+    }
+    const children: Record<ServerKey, Child> = { ours, jsonServer: json, ceiling };
+
+    const result: ResourceResult = {
+      resource: r.name,
+      rows,
+      seeded: Object.fromEntries([...seeded.rows].map(([k, v]) => [k, v.length])),
+      seedSeconds: Math.round(seeded.millis / 100) / 10,
+      scenarios: scenarios.map((s) => ({
+        key: s.key,
+        label: s.label,
+        requests: Object.fromEntries(SERVERS.map((k) => [k, `${s[k].method} ${s[k].path}`])) as Record<ServerKey, string>,
+      })),
+      checks,
+      notes,
+      results: [],
+    };
+
+    // One measurement at a time: scenario, then connections, then run, the three servers interleaved.
+    const total = scenarios.length * connections.length * runs * SERVERS.length;
+    let done = 0;
+    for (const s of scenarios)
+      for (const c of connections) {
+        const figures: Record<ServerKey, Figures[]> = { ours: [], jsonServer: [], ceiling: [] };
+        for (let run = 1; run <= runs; run++)
+          for (const k of SERVERS) {
+            const f = { ...(await measureOnce(children[k].url, s[k], c, duration, warmup)), load: Math.round(loadavg()[0] * 100) / 100 };
+            figures[k].push(f);
+            done++;
+            log(
+              `  [${done}/${total}] ${s.key} ×${c} run ${run}/${runs} ${SERVER_LABELS[k].padEnd(11)} ` +
+                `${f.reqPerSec.toFixed(1).padStart(9)} req/s  p50 ${f.p50} ms  p99 ${f.p99} ms` +
+                (f.non2xx + f.errors + f.timeouts ? `  (${f.non2xx} non-2xx, ${f.errors} errors, ${f.timeouts} timeouts)` : ''),
+            );
+            if (!children[k].alive()) throw new Error(`${SERVER_LABELS[k]} died during ${s.key} ×${c}\n${children[k].log()}`);
+          }
+        const measured = Object.fromEntries(SERVERS.map((k) => [k, lowerOf(figures[k])])) as Record<ServerKey, ReturnType<typeof lowerOf>>;
+        for (const k of SERVERS)
+          if (failureRate(measured[k]) > 0.01)
+            errors.push(
+              `${r.name} ${s.key} ×${c}: ${SERVER_LABELS[k]} failed ${(failureRate(measured[k]) * 100).toFixed(1)}% ` +
+                `(status ${JSON.stringify(measured[k].status)}, ${measured[k].errors} errors, ${measured[k].timeouts} timeouts)`,
+            );
+        result.results.push(row(s.key, c, measured, duration));
+      }
+    await Promise.all([ours.stop(), json.stop(), ceiling.stop()]);
+
+    if (useBrowser) {
+      log('  dialog-open timing in Chromium…');
+      try {
+        result.dialogOpen = await dialogOpenTiming(r, dbOptions, DIALOG_GOAL_MS, log);
+      } catch (e) {
+        errors.push(`${r.name} dialog-open: ${(e as Error).message.split('\n')[0]}`);
+      }
+    } else
+      result.dialogOpen = {
+        type: Object.entries(r.dialogs).find(([, d]) => d.kind === 'create')?.[0] ?? '',
+        status: 'skipped',
+        reason: args['no-browser'] ? '--no-browser' : '/usr/bin/chromium is absent',
+        measures: [],
+        observed: [],
+        goalMs: DIALOG_GOAL_MS,
+      };
+    return result;
+  } finally {
+    await stopAll();
+    if (pgUrl) await dropSchema(pgUrl, schema).catch(() => {});
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+process.once('SIGINT', () => {
+  void stopAll().then(() => process.exit(130));
+});
+
+let failed = false;
+try {
+  log(
+    `bench: ${targets.map((t) => t.name).join(', ')}, ${rows.toLocaleString('en')} rows, ${duration} s × ${runs} run(s) per measurement ` +
+      `(+${warmup} s warm-up), connections ${connections.join(', ')}, ${cpus().length} CPUs, Node ${process.version}`,
+  );
+  if (loadavg()[0] > cpus().length * 0.5)
+    log(`  ⚠ the machine is already busy (load ${loadavg()[0].toFixed(2)} on ${cpus().length} CPUs): figures will be noisy`);
+  for (const r of targets) results.resources.push(await benchResource(r));
+  results.machine.loadAtEnd = loadavg().map((x) => Math.round(x * 100) / 100);
+} catch (e) {
+  failed = true;
+  errors.push((e as Error).stack ?? String(e));
+} finally {
+  writeResults(args.out, results);
+}
+for (const r of results.resources) {
+  log(`\n${r.resource}: ${r.rows.toLocaleString('en')} rows (${Object.entries(r.seeded).map(([k, v]) => `${k} ${v}`).join(', ')}), ` +
+    `${duration} s per run, lower of ${runs} run(s); latencies are ours\n`);
+  log(table(r));
+  const loads = r.results.flatMap((x) => Object.values(x.servers).flatMap((m) => m!.runs.map((f) => f.load ?? 0)));
+  if (loads.length)
+    log(`\n  load average during the runs: ${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)} on ${cpus().length} CPUs` +
+      (Math.max(...loads) > cpus().length ? ' (others were busy too: treat the figures as noisy)' : ''));
+  for (const c of r.checks.filter((x) => !x.ok)) log(`  ⚠ ${c.scenario}: ours and json-server answered differently: ${c.detail}`);
+  for (const n of r.notes) log(`  note: ${n}`);
+}
+log(`\nresults: ${args.out}`);
+if (errors.length) {
+  console.error(`\nerrors:\n${errors.map((e) => `  ${e}`).join('\n')}`);
+  process.exitCode = 1;
+} else if (failed) process.exitCode = 1;

@@ -1,0 +1,30 @@
+/**
+ * Our server alone in its own process, over a database the bench already seeded: no migration, no
+ * seed. Prints one JSON line `{"port":…}` when it listens, and closes cleanly on SIGTERM.
+ *   tsx scripts/bench/serve-ours.ts --file /tmp/x.sqlite | --url postgres://… --schema s [--client-dir d]
+ */
+import { parseArgs } from 'node:util';
+import { registry } from '../../resources/index.ts';
+import { buildApp } from '../../src/server/app.ts';
+import { connect } from '../../src/server/db/connect.ts';
+
+const { values } = parseArgs({
+  options: { file: { type: 'string' }, url: { type: 'string' }, schema: { type: 'string' }, 'client-dir': { type: 'string' } },
+});
+if (!values.file && !values.url) throw new Error('serve-ours: --file or --url is required');
+
+const database = await connect({ file: values.file, url: values.url, schema: values.schema });
+const app = await buildApp({ database, registry, clientDir: values['client-dir'], logger: false });
+app.addHook('onClose', () => database.close());
+// The app logs nothing (a logger would cost every request); server errors still reach the bench's report.
+app.addHook('onError', async (request, _reply, error) => {
+  if (((error as { statusCode?: number }).statusCode ?? 500) >= 500) console.error(`${request.method} ${request.url}: ${error.stack}`);
+});
+await app.listen({ port: 0, host: '127.0.0.1' });
+const address = app.server.address();
+console.log(JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0 }));
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => {
+    void app.close().then(() => process.exit(0));
+  });

@@ -1,0 +1,150 @@
+/**
+ * The servers under test, each in a child process of its own, so the load generator (this process)
+ * and a server never share an event loop. Started once, stopped at the end, watched in between: a
+ * server that dies is an error of the bench, not a slow result.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+
+export interface Child {
+  name: string;
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  pid: number;
+  /** False once the process has exited. */
+  alive(): boolean;
+  /** The last lines it wrote to stderr (for error reports). */
+  log(): string;
+  stop(): Promise<void>;
+}
+
+const children = new Set<Child>();
+
+/** Stops every child still running (on errors and at exit). */
+export async function stopAll() {
+  await Promise.all([...children].map((c) => c.stop()));
+}
+
+function track(name: string, proc: ChildProcess, port: number): Child {
+  let tail = '';
+  proc.stderr?.on('data', (chunk: Buffer) => {
+    tail = (tail + chunk.toString()).slice(-4000);
+  });
+  let exited = proc.exitCode !== null;
+  const done = new Promise<void>((resolve) => proc.once('exit', () => ((exited = true), resolve())));
+  const child: Child = {
+    name,
+    url: `http://127.0.0.1:${port}`,
+    pid: proc.pid!,
+    alive: () => !exited,
+    log: () => tail,
+    async stop() {
+      children.delete(child);
+      if (exited) return;
+      proc.kill('SIGTERM');
+      const timer = setTimeout(() => proc.kill('SIGKILL'), 5000);
+      await done;
+      clearTimeout(timer);
+    },
+  };
+  children.add(child);
+  return child;
+}
+
+/** Spawns a TypeScript child that prints `{"port":…}` on its first line once it listens. */
+function spawnTs(name: string, script: string, args: string[], timeoutMs = 60_000): Promise<Child> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', join(here, script), ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  let stderr = '';
+  proc.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => fail(new Error(`${name} did not start within ${timeoutMs / 1000} s`)), timeoutMs);
+    const fail = (e: Error) => {
+      clearTimeout(timer);
+      proc.kill('SIGKILL');
+      reject(new Error(`${e.message}\n${stderr}`));
+    };
+    proc.once('exit', (code) => fail(new Error(`${name} exited with ${code} before listening`)));
+    proc.once('error', fail);
+    proc.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (!line || !out.includes('\n')) return;
+      clearTimeout(timer);
+      proc.removeAllListeners('exit');
+      const { port } = JSON.parse(line) as { port: number };
+      const child = track(name, proc, port);
+      proc.stdout!.resume();
+      resolve(child);
+    });
+  });
+}
+
+export interface OursOptions {
+  file?: string;
+  url?: string;
+  schema?: string;
+  clientDir?: string;
+}
+
+export function startOurs(o: OursOptions, name = 'ours'): Promise<Child> {
+  const args: string[] = [];
+  if (o.file) args.push('--file', o.file);
+  if (o.url) args.push('--url', o.url);
+  if (o.schema) args.push('--schema', o.schema);
+  if (o.clientDir) args.push('--client-dir', o.clientDir);
+  return spawnTs(name, 'serve-ours.ts', args);
+}
+
+export function startCeiling(routesFile: string): Promise<Child> {
+  return spawnTs('ceiling', 'serve-ceiling.ts', [routesFile]);
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * json-server 0.17 as its users run it: its own CLI over a db.json (`--quiet` keeps the per-request
+ * log off, which would only slow it down). `probe` is a path that answers 200 once the file is loaded.
+ */
+export async function startJsonServer(dbFile: string, probe: string, timeoutMs = 120_000): Promise<Child> {
+  const port = await freePort();
+  const bin = join(dirname(require.resolve('json-server/package.json')), 'lib/cli/bin.js');
+  const proc = spawn(process.execPath, [bin, '--quiet', '--host', '127.0.0.1', '--port', String(port), dbFile], {
+    cwd: dirname(dbFile),
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  const child = track('json-server', proc, port);
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!child.alive()) throw new Error(`json-server exited before listening\n${child.log()}`);
+    try {
+      const res = await fetch(child.url + probe);
+      await res.arrayBuffer();
+      if (res.ok) return child;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  await child.stop();
+  throw new Error(`json-server did not answer ${probe} within ${timeoutMs / 1000} s\n${child.log()}`);
+}
