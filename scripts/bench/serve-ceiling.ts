@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import Fastify from 'fastify';
+import { listenAndAnnounce } from './child-server.ts';
 
 interface ConstantRoute {
   method: 'GET' | 'POST';
@@ -26,11 +27,4 @@ for (const r of routes)
       reply.code(r.status).type('application/json; charset=utf-8').send(r.body);
     },
   });
-await app.listen({ port: 0, host: '127.0.0.1' });
-const address = app.server.address();
-console.log(JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0 }));
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const)
-  process.once(signal, () => {
-    void app.close().then(() => process.exit(0));
-  });
+await listenAndAnnounce(app);

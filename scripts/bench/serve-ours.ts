@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { registry } from '../../resources/index.ts';
 import { buildApp } from '../../src/server/app.ts';
 import { connect } from '../../src/server/db/connect.ts';
+import { listenAndAnnounce } from './child-server.ts';
 
 const { values } = parseArgs({
   options: { file: { type: 'string' }, url: { type: 'string' }, schema: { type: 'string' }, 'client-dir': { type: 'string' } },
@@ -20,11 +21,4 @@ app.addHook('onClose', () => database.close());
 app.addHook('onError', async (request, _reply, error) => {
   if (((error as { statusCode?: number }).statusCode ?? 500) >= 500) console.error(`${request.method} ${request.url}: ${error.stack}`);
 });
-await app.listen({ port: 0, host: '127.0.0.1' });
-const address = app.server.address();
-console.log(JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0 }));
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const)
-  process.once(signal, () => {
-    void app.close().then(() => process.exit(0));
-  });
+await listenAndAnnounce(app);

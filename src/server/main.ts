@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { registry } from '../../resources/index.ts';
 import { buildApp } from './app.ts';
+import { closeOnSignals } from './lifecycle.ts';
 import { readConfig, type Config } from './config.ts';
 import { connect } from './db/connect.ts';
 import { migrate } from './db/migrate.ts';
@@ -19,9 +20,6 @@ export async function startServer(config: Config = readConfig()) {
   if (seeded) console.log('Seeded demo data.');
   if (config.seed)
     console.log(`Demo accounts (password ${DEMO_PASSWORD}): ${ROLES.map(demoEmail).join(', ')}`);
-  for (const signal of ['SIGINT', 'SIGTERM'] as const)
-    process.once(signal, () => {
-      void app.close().then(() => process.exit(0));
-    });
+  closeOnSignals(app);
   return app;
 }
