@@ -4,7 +4,7 @@
  * fails when the manifest loads rather than at a user's click.
  */
 import { parseCall } from './call.ts';
-import type { DialogDef, Embed, ReadDef, ResourceDef, ResourceInput } from './types.ts';
+import { UPLOAD_ENDPOINTS, type DialogDef, type Embed, type ReadDef, type ResourceDef, type ResourceInput } from './types.ts';
 
 export function defineResource(input: ResourceInput): ResourceDef {
   const r: ResourceDef = {
@@ -12,6 +12,7 @@ export function defineResource(input: ResourceInput): ResourceDef {
     sort: { field: input.title ?? 'name', order: 'ASC' },
     reads: {},
     dialogs: {},
+    operations: {},
     ...input,
   };
   const fieldNames = new Set(r.fields.map((f) => f.name));
@@ -27,6 +28,21 @@ export function defineResource(input: ResourceInput): ResourceDef {
     if (f.kind === 'slug' && !(f.from && fieldNames.has(f.from))) fail(`slug '${f.name}' comes from an unknown field`);
     if (f.kind === 'select' && !f.options?.length) fail(`select '${f.name}' has no options`);
     if (f.kind === 'reference' && !f.reference) fail(`reference '${f.name}' names no resource`);
+    if (f.upload && !UPLOAD_ENDPOINTS.includes(f.upload.endpoint)) fail(`field '${f.name}' uploads to unknown endpoint`);
+    if (f.upload && f.kind !== 'image' && f.kind !== 'file') fail(`field '${f.name}': only image and file fields upload`);
+    if (f.fill && !fieldNames.has(f.fill.from)) fail(`field '${f.name}' is filled from an unknown field`);
+    if (f.drawn && !(f.upload && fieldNames.has(f.drawn.from))) fail(`field '${f.name}' is drawn without upload or source`);
+  }
+  const fieldOf = (name: string) => r.fields.find((f) => f.name === name);
+  const { reorder, toggle, upload } = r.list ?? {};
+  if (reorder && fieldOf(reorder.field)?.kind !== 'number') fail(`list reorder field '${reorder.field}' must be a number`);
+  if (toggle && fieldOf(toggle)?.kind !== 'boolean') fail(`list toggle '${toggle}' must be a boolean field`);
+  if (toggle && !Object.values(r.dialogs).some((d) => d.kind === 'update' && d.pick.includes(toggle)))
+    fail(`list toggle '${toggle}' needs an update dialog that picks it`);
+  if (upload && !UPLOAD_ENDPOINTS.includes(upload.endpoint)) fail('list upload names an unknown endpoint');
+  for (const [name, op] of Object.entries(r.operations)) {
+    parseCall(op.call); // throws on a malformed call
+    if (!op.handler) fail(`operation ${name} names no handler`);
   }
   for (const [type, d] of Object.entries(r.dialogs)) checkDialog(type, d, known, fail);
   for (const [name, read] of Object.entries(r.reads)) checkRead(name, read, known, fail);
@@ -36,6 +52,10 @@ export function defineResource(input: ResourceInput): ResourceDef {
 function checkDialog(type: string, d: DialogDef, known: (n: string) => boolean, fail: (w: string) => never) {
   if ('pick' in d) for (const p of d.pick) if (!known(p)) fail(`dialog ${type} picks unknown field '${p}'`);
   if ('show' in d) for (const p of d.show) if (!known(p)) fail(`dialog ${type} shows unknown field '${p}'`);
+  if ('pick' in d) {
+    for (const p of d.optional ?? []) if (!d.pick.includes(p)) fail(`dialog ${type}: optional '${p}' is not picked`);
+    for (const p of Object.keys(d.wire ?? {})) if (!d.pick.includes(p)) fail(`dialog ${type}: wire '${p}' is not picked`);
+  }
   if ('call' in d) {
     const { params } = parseCall(d.call);
     if ((d.kind === 'update' || d.kind === 'remove') && !params.includes('id')) fail(`dialog ${type} call has no {id}`);
@@ -46,7 +66,9 @@ function checkDialog(type: string, d: DialogDef, known: (n: string) => boolean, 
 function checkRead(name: string, read: ReadDef, known: (n: string) => boolean, fail: (w: string) => never) {
   const { method, params } = parseCall(read.call);
   if (method !== 'GET') fail(`read ${name} is not a GET`);
-  if (read.kind === 'one' && params.length !== 1) fail(`read ${name} needs exactly one path parameter`);
+  if (read.kind === 'one' && params.length !== (read.value === undefined ? 1 : 0))
+    fail(`read ${name} needs exactly one path parameter, or none with a fixed value`);
+  if (read.kind === 'grouped' && !known(read.by)) fail(`read ${name} groups by unknown field '${read.by}'`);
   if (read.kind === 'one' && read.by && !known(read.by)) fail(`read ${name} looks up unknown field '${read.by}'`);
   if (read.kind === 'list' && read.scope && !known(read.scope.field)) fail(`read ${name} scopes by unknown field`);
   if ('embed' in read && read.embed) checkEmbed(read.embed, known, fail);

@@ -4,6 +4,7 @@
  */
 import type { ActionDialog, CreateDialog, DetailsDialog, RemoveDialog, UpdateDialog } from './types.ts';
 import { messages } from './messages.ts';
+import { parseCall } from './call.ts';
 
 type Without<T, K extends keyof T> = Omit<T, K | 'kind'>;
 
@@ -14,10 +15,14 @@ export const dialog = {
   update: (d: Without<UpdateDialog, never>): UpdateDialog => ({ kind: 'update', ...d }),
   /** A form whose call a named server handler carries out. */
   action: (d: Without<ActionDialog, never>): ActionDialog => ({ kind: 'action', ...d }),
-  /** A delete confirmation; `failure` defaults to the specification's 'Someting went wrong.'. */
+  /**
+   * A delete confirmation; `failure` defaults to the specification's 'Someting went wrong.', and
+   * `recycle` to whether the call's path ends in `/recycle`.
+   */
   remove: (d: Without<RemoveDialog, 'failure'> & { failure?: string }): RemoveDialog => ({
     kind: 'remove',
     failure: messages.deleteFailed,
+    recycle: /\/recycle$/.test(parseCall(d.call).path),
     ...d,
   }),
   /** A read-only view of the fields in `show`. */

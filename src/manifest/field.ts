@@ -19,8 +19,14 @@ export const field = {
   email: make('email', 'text'),
   /** A URL. */
   url: make('url', 'text'),
-  /** An image URL, shown as a thumbnail. */
+  /** An image URL, shown as a thumbnail; with `upload`, filled by the upload widget. */
   image: make('image', 'text'),
+  /** A URL of an uploaded document (a PDF), shown as a link; with `upload`, filled by the upload widget. */
+  file: make('file', 'text'),
+  /** Rich text. Shown only through DOMPurify. */
+  html: make('html', 'text'),
+  /** True or false: a switch in forms, stored as 0/1, answered as a JSON boolean. */
+  boolean: make('boolean', 'integer'),
   /** A password: write-only, hashed by the server, never answered. */
   password: (name: string, options: FieldOptions = {}): FieldDef => ({
     storage: 'text',
@@ -38,14 +44,18 @@ export const field = {
     kind: 'select',
     options,
   }),
-  /** The id of a record of the resource `target`: a parent picker in forms, the parent's title in lists. */
-  reference: (name: string, target: string, opts: FieldOptions = {}): FieldDef => ({
+  /**
+   * The id of a record of the resource `target`: a parent picker in forms, the parent's title in lists.
+   * `by` names another unique field of the target the value holds instead of its id (a country's `code`).
+   */
+  reference: (name: string, target: string, { by, ...opts }: FieldOptions & { by?: string } = {}): FieldDef => ({
     storage: 'text',
     filterable: true,
     ...opts,
     name,
     kind: 'reference',
     reference: target,
+    ...(by && by !== 'id' ? { referenceBy: by } : {}),
   }),
   /** A slug generated from the field `from` (spec §5 Other) when the sender leaves it empty. */
   slug: (name: string, from: string, opts: FieldOptions = {}): FieldDef => ({

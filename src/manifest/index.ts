@@ -2,7 +2,7 @@
 export * from './types.ts';
 export { field } from './field.ts';
 export { dialog } from './dialog.ts';
-export { read } from './read.ts';
+export { read, operation } from './read.ts';
 export { rules } from './rules.ts';
 export { messages } from './messages.ts';
 export { defineResource } from './define.ts';
@@ -10,3 +10,6 @@ export { createRegistry, type Registry } from './registry.ts';
 export { API_BASE, urlOf, parseCall, fillPath, routerPath, type ParsedCall } from './call.ts';
 export { bodySchema, formJsonSchema, pickedFields, ruleOf, labelOf, issuesByField } from './schema.ts';
 export { isSortable, isFilterable, listOptions, type ListOptions } from './list.ts';
+export * from './uploads.ts';
+export { fromWire } from './schema.ts';
+export { allows, dialogAccess } from './access.ts';

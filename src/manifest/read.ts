@@ -1,5 +1,5 @@
 /** Read builders: the GET calls of a resource. */
-import type { Call, ListRead, OneRead, SelfRead } from './types.ts';
+import type { Call, GroupedRead, ListRead, OneRead, OperationDef, SelfRead } from './types.ts';
 
 export const read = {
   /** A paged, sorted, filtered list (ra-data-simple-rest: `sort`, `range`, `filter`, `Content-Range`). */
@@ -8,4 +8,16 @@ export const read = {
   one: (call: Call, opts: Omit<OneRead, 'kind' | 'call'> = {}): OneRead => ({ kind: 'one', call, ...opts }),
   /** The signed-in user's own record. */
   self: (call: Call, opts: Omit<SelfRead, 'kind' | 'call'> = {}): SelfRead => ({ kind: 'self', call, ...opts }),
+  /** Every record grouped by the field `by`: `{ [value]: records }`. */
+  grouped: (call: Call, by: string, opts: Omit<GroupedRead, 'kind' | 'call' | 'by'> = {}): GroupedRead => ({
+    kind: 'grouped',
+    call,
+    by,
+    ...opts,
+  }),
 };
+
+/** A call carried out by the named server handler `handler` (see `OperationDef`). */
+export function operation(call: Call, handler: string, opts: Omit<OperationDef, 'kind' | 'call' | 'handler'> = {}): OperationDef {
+  return { kind: 'operation', call, handler, ...opts };
+}

@@ -29,13 +29,24 @@ export function createRegistry(resources: readonly ResourceDef[]): Registry {
     calls.set(key, owner);
   };
   for (const r of resources) {
-    for (const f of r.fields)
-      if (f.kind === 'reference' && !byName.has(f.reference!)) fail(`${r.name}.${f.name} points at unknown '${f.reference}'`);
+    for (const f of r.fields) {
+      if (f.kind !== 'reference') continue;
+      const target = byName.get(f.reference!);
+      if (!target) fail(`${r.name}.${f.name} points at unknown '${f.reference}'`);
+      const by = f.referenceBy;
+      if (by && !target!.fields.some((x) => x.name === by && x.unique)) fail(`${r.name}.${f.name}: '${by}' is not a unique field of ${target!.name}`);
+    }
     for (const [type, d] of Object.entries(r.dialogs)) {
       if (dialogs.has(type)) fail(`dialog type '${type}' is declared twice`);
       dialogs.set(type, { resource: r, dialog: d });
       if ('call' in d) claim(d.call, `${r.name}.${type}`);
     }
+    for (const [name, op] of Object.entries(r.operations)) claim(op.call, `${r.name}.${name}`);
+    if (r.defaultRecord) {
+      claim(r.defaultRecord.read, `${r.name}.defaultRecord`);
+      claim(r.defaultRecord.write, `${r.name}.defaultRecord`);
+    }
+    if (r.list?.reorder) claim(r.list.reorder.call, `${r.name}.reorder`);
     for (const [name, read] of Object.entries(r.reads)) {
       claim(read.call, `${r.name}.${name}`);
       if ('embed' in read && read.embed) checkEmbed(r, read.embed);

@@ -19,7 +19,17 @@ export function pickedFields(resource: ResourceDef, dialog: DialogDef): FieldDef
 export function ruleOf(f: FieldDef): z.ZodType {
   if (f.rule) return f.rule;
   if (f.kind === 'number') return z.number().optional();
+  if (f.kind === 'boolean') return z.boolean().optional();
   return z.string().optional();
+}
+
+/** The rule of a picked field as this dialog sends it (see `optional` and `wire` on form dialogs). */
+export function dialogRuleOf(f: FieldDef, dialog: DialogDef): z.ZodType {
+  let rule = ruleOf(f);
+  if (!('pick' in dialog)) return rule;
+  if (dialog.wire?.[f.name] === 'option') rule = z.strictObject({ label: rule, value: rule });
+  if (dialog.optional?.includes(f.name)) rule = z.union([z.literal(''), rule]).optional();
+  return rule;
 }
 
 /**
@@ -28,8 +38,22 @@ export function ruleOf(f: FieldDef): z.ZodType {
  */
 export function bodySchema(resource: ResourceDef, dialog: DialogDef) {
   const shape: Record<string, z.ZodType> = {};
-  for (const f of pickedFields(resource, dialog)) shape[f.name] = ruleOf(f);
+  for (const f of pickedFields(resource, dialog)) shape[f.name] = dialogRuleOf(f, dialog);
   return z.strictObject(shape);
+}
+
+/**
+ * A validated body as the record stores it: `{ label, value }` options become their value, and an
+ * optional field left empty is dropped (so an update leaves it as it was).
+ */
+export function fromWire(dialog: DialogDef, body: Record<string, unknown>): Record<string, unknown> {
+  if (!('pick' in dialog)) return body;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) {
+    if (dialog.optional?.includes(key) && (value === '' || value === undefined)) continue;
+    out[key] = dialog.wire?.[key] === 'option' && value && typeof value === 'object' ? (value as { value: unknown }).value : value;
+  }
+  return out;
 }
 
 /** The dialog's JSON Schema for the form renderer, made by zod's own converter. */

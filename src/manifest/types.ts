@@ -26,6 +26,9 @@ export type Call = `${'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'} /${string}`;
  * - `select`: one of `options`.
  * - `reference`: the id of a record of another resource (a parent picker in forms, its name in lists).
  * - `slug`: generated from another field by the slug rule of spec §5 when left empty.
+ * - `boolean`: true or false (a switch in forms; stored as 0/1).
+ * - `file`: a URL of an uploaded file that is not an image (a PDF: CV, invoice).
+ * - `html`: rich text, shown only through DOMPurify.
  */
 export type FieldKind =
   | 'text'
@@ -37,7 +40,10 @@ export type FieldKind =
   | 'image'
   | 'select'
   | 'reference'
-  | 'slug';
+  | 'slug'
+  | 'boolean'
+  | 'file'
+  | 'html';
 
 /** How a field's value is stored. Derived from the kind unless set. */
 export type Storage = 'text' | 'real' | 'integer';
@@ -72,6 +78,44 @@ export interface FieldOptions {
   unique?: boolean;
   /** Overrides the storage type derived from the kind. */
   storage?: Storage;
+  /**
+   * For `image` and `file`: the upload widget replaces the URL input. The value stays the URL the
+   * upload answered, so the field's rule still judges it.
+   */
+  upload?: UploadOptions;
+  /**
+   * Filled in the form as the user types in another field, until the user edits this one
+   * (spec §5: a top category's href is made from its name by slug generation).
+   */
+  fill?: { from: string; by: 'slug' };
+  /**
+   * What the server stores when the field is sent empty. `'hostRoot'`: the root URL of the product
+   * host the request came to (spec §9: "Default banner link is the product host root").
+   */
+  whenEmpty?: 'hostRoot';
+  /** How a `number` is displayed: `'money'` uses the shared money formatter (en-US, USD). */
+  display?: 'money';
+  /**
+   * For an `image` with `upload`: the image is drawn in the form from another field's text, shown live,
+   * and uploaded when the form is submitted; the uploaded URL is the value sent (spec: a QR code's
+   * image is drawn from its title with qrcode.react).
+   */
+  drawn?: { from: string; as: 'qrcode' };
+}
+
+/** The upload endpoints of spec §7 (`POST /api/s3/upload` with `endpoint`). */
+export const UPLOAD_ENDPOINTS = ['payoutInvoice', 'blogcategory', 'pagefile', 'banners', 'profilepics'] as const;
+export type UploadEndpoint = (typeof UPLOAD_ENDPOINTS)[number];
+
+/** How a field uploads (see `src/manifest/uploads.ts` for what each endpoint takes). */
+export interface UploadOptions {
+  /** The endpoint name sent with the files: where the server files them and which types it takes. */
+  endpoint: UploadEndpoint;
+  /**
+   * How many files the widget takes at once (spec §9: default 5; a single-image field allows 1;
+   * more than 2 shows a gallery). A field stores one URL, so a field's upload takes 1 unless set.
+   */
+  max?: number;
 }
 
 /** A declared field: its name, kind and options, as `field.*` builders produce it. */
@@ -87,6 +131,8 @@ export interface FieldDef extends FieldOptions {
   from?: string;
   /** For `password`: never returned by the server; stored as a hash in `<name>Hash`. */
   secret?: boolean;
+  /** For `reference`: the field of the target the value holds. Default `id` (`code` for countries). */
+  referenceBy?: string;
 }
 
 /** What every dialog declares. */
@@ -107,6 +153,17 @@ interface FormDialog extends DialogBase {
   success: string;
   /** The red toast's title when the call fails (spec §8); the server's answer is its description. */
   failure: string;
+  /**
+   * Picked fields this dialog may leave empty although their rule asks for a value: an empty one is
+   * not sent and not changed (spec §5: a banner's image URL is required on create only).
+   */
+  optional?: readonly string[];
+  /**
+   * Picked fields this dialog sends in another shape than the field stores. `'option'`: a reference
+   * sent as `{ label, value }`, each judged by the field's rule; `value` is stored (spec §5: currency
+   * add sends country as an object, update as a string).
+   */
+  wire?: Record<string, 'option'>;
 }
 
 /** A create dialog: inserts a record from the picked fields. */
@@ -132,13 +189,28 @@ export interface RemoveDialog extends DialogBase {
   success: string;
   /** Toast title when the delete fails. Spec §8: 'Someting went wrong.'. */
   failure: string;
+  /**
+   * The record goes to the recycle bin, from which an admin can restore it, instead of being deleted.
+   * Defaults to true when the call's path ends in `/recycle` (DESIGN.md: "deletes under /recycle").
+   */
+  recycle?: boolean;
 }
 /** A read-only view of a record. */
 export interface DetailsDialog extends DialogBase {
   kind: 'details';
   /** Fields shown, in order. */
   show: readonly string[];
+  /**
+   * A named client view that shows the record instead of the field list: `'qrcode'` (the QR image at
+   * 400x400, its title and 'Scan the qr code'), `'galleryImage'` (a preview with a download action).
+   */
+  view?: DetailsView;
+  /** Who may open it. Details dialogs only read, so this defaults to the resource's `read` access. */
+  access?: Access;
 }
+
+/** The named views a details dialog can use. */
+export type DetailsView = 'qrcode' | 'galleryImage';
 
 export type DialogDef = CreateDialog | UpdateDialog | ActionDialog | RemoveDialog | DetailsDialog;
 export type DialogKind = DialogDef['kind'];
@@ -149,7 +221,10 @@ export type DialogKind = DialogDef['kind'];
  * the parent's slug and the server looks the parent up first.
  */
 export interface ParentScope {
-  /** The reference field of this resource that must equal the parent. */
+  /**
+   * The field of this resource that must equal the parameter. A reference is matched through its
+   * parent (`match`); any other field is compared with the parameter directly (`?status=1`, `/type/{type}`).
+   */
   field: string;
   /** The path or query parameter that names the parent. */
   param: string;
@@ -170,6 +245,11 @@ export interface ListRead {
   scope?: ParentScope;
   embed?: Embed;
   access?: Access;
+  /**
+   * The paging dialect. `'range'` (default): ra-data-simple-rest's `range` and `Content-Range`.
+   * `'page'`: `?page=1&limit=20` (1-based), answered as `{ data, total, page, limit }` (spec: `/api/gallery`).
+   */
+  paging?: 'range' | 'page';
 }
 /** One record, found by `id` or another unique field named in the path (`{slug}`). */
 export interface OneRead {
@@ -177,6 +257,11 @@ export interface OneRead {
   call: Call;
   /** The field the path parameter matches. Default `id`. */
   by?: string;
+  /**
+   * A fixed value of `by` for a path without a parameter: `GET /site-settings/delivery-time-notice`
+   * is the setting whose `name` is 'delivery-time-notice'.
+   */
+  value?: string;
   embed?: Embed;
   access?: Access;
 }
@@ -186,7 +271,67 @@ export interface SelfRead {
   call: Call;
   access?: Access;
 }
-export type ReadDef = ListRead | OneRead | SelfRead;
+/**
+ * Every record (at most 1,000), grouped by a field: `{ [value]: records }`, each group in the
+ * resource's sort (`GET /footer-menus/footer-info`: footer menus by their group).
+ */
+export interface GroupedRead {
+  kind: 'grouped';
+  call: Call;
+  /** The field whose value names the group. */
+  by: string;
+  access?: Access;
+}
+export type ReadDef = ListRead | OneRead | SelfRead | GroupedRead;
+
+/**
+ * A declared call that is neither a dialog nor a read: carried out by a named server handler
+ * (`src/server/routes/handlers.ts`), its body judged by `body` when given.
+ */
+export interface OperationDef {
+  kind: 'operation';
+  call: Call;
+  /** Name of the server handler that carries the call out. */
+  handler: string;
+  /** Who may call it. Defaults to the resource's `write` access. */
+  access?: Access;
+  /** The request body's rule (strict objects refuse unknown fields). Omit for calls without a JSON body. */
+  body?: z.ZodType;
+  /**
+   * Offered on each row of the list screen: a button that calls the operation with the row's `{id}`
+   * and no body (the recycle bin's Restore), then toasts `success` or `failure` and refreshes.
+   */
+  row?: { label: string; icon?: string; success: string; failure: string };
+}
+
+/** Behaviours of the generated list screen beyond columns, filters and row dialogs. */
+export interface ListBehaviour {
+  /**
+   * Rows are reordered by dragging (and by keyboard: move up/down). The new order is sent to `call`
+   * as `{ [key]: [{ id, [field]: n }] }`; the list is shown sorted by `field`.
+   */
+  reorder?: { call: Call; key: string; field: string };
+  /** A `boolean` field switched right in the row, through the resource's update dialog's call. */
+  toggle?: string;
+  /** An Upload button that uploads straight into the list (the media gallery). */
+  upload?: UploadOptions;
+  /** The alert the list shows when it cannot load (spec §8 social links: 'Opps' / 'Something went wrong.'). */
+  failure?: { title: string; message: string };
+}
+
+/**
+ * A site setting that names one record of the resource as the default (spec §7 currencies:
+ * `GET /currencies/settings`, `PUT /currencies/settings` with `id`). The list marks that record and
+ * offers "Make default" on the others.
+ */
+export interface DefaultRecord {
+  read: Call;
+  write: Call;
+  /** The key it is stored under in the settings table. */
+  key: string;
+  /** Who may change it. Defaults to the resource's `write` access; reading follows `read` access. */
+  access?: Access;
+}
 
 /** Where the resource appears in the admin menu. */
 export interface MenuEntry {
@@ -218,6 +363,12 @@ export interface ResourceInput {
   dialogs?: Record<string, DialogDef>;
   /** Menu placement; omit to keep the resource out of the menu. */
   menu?: MenuEntry;
+  /** Calls carried out by named server handlers, by a name of your choosing. */
+  operations?: Record<string, OperationDef>;
+  /** List-screen behaviours: reorder by dragging, a toggle, an upload button, a failure alert. */
+  list?: ListBehaviour;
+  /** A setting naming one record as the default. */
+  defaultRecord?: DefaultRecord;
 }
 
 /** A resource after `defineResource` checked it. */
@@ -226,4 +377,5 @@ export interface ResourceDef extends ResourceInput {
   sort: { field: string; order: 'ASC' | 'DESC' };
   reads: Record<string, ReadDef>;
   dialogs: Record<string, DialogDef>;
+  operations: Record<string, OperationDef>;
 }

@@ -1,16 +1,9 @@
 /** Who may see what, derived from the manifests' access declarations (spec §6). */
 import type { Access, DialogDef, DialogKind, ResourceDef } from '../../manifest/index.ts';
 
-/** Whether a signed-in user with `role` passes `access`. Without a role nobody does. */
-export function allows(access: Access, role: unknown): boolean {
-  if (typeof role !== 'string' || !role) return false;
-  return access === 'signedIn' || (access as readonly string[]).includes(role);
-}
+import { allows, dialogAccess } from '../../manifest/index.ts';
 
-/** A dialog's access: its own, or the resource's write access. */
-export function dialogAccess(resource: ResourceDef, dialog: DialogDef): Access {
-  return dialog.access ?? resource.access.write;
-}
+export { allows, dialogAccess };
 
 /** Who may see a resource's list screen. */
 export function listAccess(resource: ResourceDef): Access {
