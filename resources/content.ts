@@ -7,8 +7,16 @@ import { z } from 'zod';
 import { defineResource, dialog, field, read, rules } from '../src/manifest/index.ts';
 
 const access = { read: 'signedIn', write: ['admin'] } as const;
-/** A web address, http(s) only: a `javascript:` link must never reach a page (spec §5 Banner). */
-const webUrl = (message: string) => z.url({ protocol: /^https?$/, error: message });
+/**
+ * A web address: an absolute http(s) URL, or a path on this site ('/logo.jpg'). Nothing else: a
+ * `javascript:` link must never reach a page (spec §5 Banner).
+ */
+const webUrl = (message: string) => z.string({ error: message }).refine(isWebUrlOrSitePath, message);
+
+function isWebUrlOrSitePath(value: string): boolean {
+  if (/^\/(?![/\\])\S*$/.test(value)) return true;
+  return z.url({ protocol: /^https?$/ }).safeParse(value).success;
+}
 
 export const qrCodes = defineResource({
   name: 'qrCodes',

@@ -8,6 +8,7 @@ const status = () =>
   field.number('status', {
     rule: z.union([z.literal(0), z.literal(1)], { error: 'Status must be 1 (active) or 0.' }),
     default: 1,
+    createdWith: 1,
     list: true,
     filterable: true,
     storage: 'integer',
@@ -22,8 +23,8 @@ export const countries = defineResource({
   menu: { group: 'Places', icon: 'Public' },
   fields: [
     field.text('name', { rule: rules.text(2, 'Country name is required!'), list: true, searchable: true, unique: true }),
-    field.text('code', { label: 'Code', rule: rules.text(2, 'Country code is required!', { length: 2, message: 'Country code has 2 letters.' }), list: true, searchable: true, unique: true }),
-    field.text('code3', { label: 'Code (3 letters)', rule: rules.text(3, 'Country code is required!', { length: 3, message: 'Country code has 3 letters.' }), list: true, unique: true }),
+    field.text('code', { label: 'Code', rule: rules.text(2, 'Country code is required!', { length: 2, message: 'Country code has 2 letters.' }), list: true, searchable: true, unique: true, filterable: true }),
+    field.text('code3', { label: 'Code (3 letters)', rule: rules.text(3, 'Country code is required!', { length: 3, message: 'Country code has 3 letters.' }), list: true, unique: true, filterable: true }),
     status(),
   ],
   reads: { list: read.list('GET /countries', { scope: byStatus }) },

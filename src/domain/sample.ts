@@ -270,7 +270,10 @@ export function createSampler(options: SamplerOptions = {}): Sampler {
       const picked = pickedFields(r, dialog);
       const out: Record<string, unknown> = {};
       for (const f of ordered(picked)) out[f.name] = value(r, f, out, ctx);
-      const body = Object.fromEntries(picked.map((f) => [f.name, out[f.name]]));
+      // A dialog may send a reference as `{ label, value }` (its `wire`): the value is what was sampled.
+      const wire = 'pick' in dialog ? (dialog.wire ?? {}) : {};
+      const sent = (f: FieldDef) => (wire[f.name] === 'option' ? { label: String(out[f.name]), value: out[f.name] } : out[f.name]);
+      const body = Object.fromEntries(picked.map((f) => [f.name, sent(f)]));
       const parsed = bodySchema(r, dialog).safeParse(body);
       if (!parsed.success) throw new Error(`sample: body for ${r.name} is refused: ${parsed.error.message}`);
       return body;

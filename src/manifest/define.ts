@@ -45,6 +45,9 @@ export function defineResource(input: ResourceInput): ResourceDef {
     if (!op.handler) fail(`operation ${name} names no handler`);
   }
   for (const [type, d] of Object.entries(r.dialogs)) checkDialog(type, d, known, fail);
+  // The bin keeps the whole row to restore it; a password hash has no business being kept there.
+  if (Object.values(r.dialogs).some((d) => d.kind === 'remove' && d.recycle) && r.fields.some((f) => f.secret))
+    fail('a resource with a password cannot be recycled');
   for (const [name, read] of Object.entries(r.reads)) checkRead(name, read, known, fail);
   return r;
 }

@@ -27,7 +27,11 @@ export function ruleOf(f: FieldDef): z.ZodType {
 export function dialogRuleOf(f: FieldDef, dialog: DialogDef): z.ZodType {
   let rule = ruleOf(f);
   if (!('pick' in dialog)) return rule;
-  if (dialog.wire?.[f.name] === 'option') rule = z.strictObject({ label: rule, value: rule });
+  if (dialog.wire?.[f.name] === 'option') {
+    // A missing or malformed option is answered with the field's own message ('Country is required!').
+    const missing = rule.safeParse(undefined).error?.issues[0]?.message;
+    rule = z.strictObject({ label: rule, value: rule }, missing ? { error: missing } : undefined);
+  }
   if (dialog.optional?.includes(f.name)) rule = z.union([z.literal(''), rule]).optional();
   return rule;
 }

@@ -68,6 +68,12 @@ export interface FieldOptions {
   searchable?: boolean;
   /** The form's initial value on create dialogs. */
   default?: unknown;
+  /**
+   * What the server stores on create when the body leaves the field out (a create dialog that does not
+   * pick it: a new currency is active although `POST /currencies` sends no status). Unlike `default`,
+   * it is a stored value, not a form's starting value.
+   */
+  createdWith?: unknown;
   /** What lists and forms show when the stored value is absent (spec: category order shows 0). */
   emptyShownAs?: unknown;
   /** A hint under the form field (size hints for images, limits). */

@@ -1,6 +1,6 @@
 /**
- * The Fastify app: auth, the routes the manifests declare, and (when built) the client, all on one
- * port. Takes an open database so tests can hand it a fresh one.
+ * The Fastify app: auth, the routes the manifests declare, uploaded files (served under ASSETS_PATH),
+ * and (when built) the client, all on one port. Takes an open database so tests can hand it a fresh one.
  */
 import { existsSync } from 'node:fs';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -13,6 +13,8 @@ import { HttpError } from './errors.ts';
 import { ReadCache } from './db/read-cache.ts';
 import { registerManifestRoutes } from './routes/index.ts';
 import { securityHeaders } from './security.ts';
+import { readUploadsConfig } from './config.ts';
+import { LocalStorage, registerUploads, storageOf, type Storage } from './uploads/index.ts';
 
 export interface AppOptions {
   database: Database;
@@ -20,9 +22,16 @@ export interface AppOptions {
   /** The built client to serve (`dist/`); left out, only the API is served. */
   clientDir?: string;
   logger?: boolean;
+  /**
+   * The folder uploaded files are kept in. Left out: `UPLOADS_DIR`, else an S3 bucket when `S3_BUCKET`
+   * is set, else `uploads/` beside the SQLite file (see `readUploadsConfig`).
+   */
+  uploadsDir?: string;
+  /** A storage of the caller's own (wins over `uploadsDir`). */
+  storage?: Storage;
 }
 
-export async function buildApp({ database, registry, clientDir, logger = false }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ database, registry, clientDir, logger = false, uploadsDir, storage }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({ logger, bodyLimit: 1024 * 1024, trustProxy: false });
   await app.register(fastifyCookie);
   securityHeaders(app);
@@ -40,6 +49,10 @@ export async function buildApp({ database, registry, clientDir, logger = false }
   registerAuth(app, database.db, registry);
   // Other nodes may write to a shared PostgreSQL; SQLite's file belongs to this process alone.
   const cache = new ReadCache(database.engine === 'postgres' ? 1000 : Number.POSITIVE_INFINITY);
+  await registerUploads(app, {
+    db: database.db,
+    storage: storage ?? (uploadsDir ? new LocalStorage(uploadsDir) : storageOf(readUploadsConfig())),
+  });
   registerManifestRoutes(app, database.db, registry, cache);
 
   if (clientDir && existsSync(clientDir)) {

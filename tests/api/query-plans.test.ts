@@ -58,7 +58,8 @@ async function fill(database: Database) {
     }
     ids.set(r.name, made);
   }
-  await database.db.executeQuery(CompiledQuery.raw('ANALYZE'));
+  // Vacuumed as autovacuum would leave a settled table: index-only scans need the visibility map.
+  await database.db.executeQuery(CompiledQuery.raw(database.engine === 'postgres' ? 'VACUUM ANALYZE' : 'ANALYZE'));
   return ids;
 }
 
@@ -110,6 +111,8 @@ describe.each(engines)('list query plans (%s)', (engine) => {
     it(`${r.name}: every sort, filter and search the list screen offers reads an index`, async () => {
       const filterValue = (field: string) => {
         const f = r.fields.find((x) => x.name === field)!;
+        if (f.kind === 'boolean') return true;
+        if (f.storage !== 'text') return 1;
         return f.kind === 'reference' ? ids.get(f.reference!)![0] : f.options?.[0] ?? 'alpha';
       };
       const filterSets: Record<string, unknown>[] = [

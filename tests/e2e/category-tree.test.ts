@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { hasChromium, launch } from './support/browser.ts';
+import { dialogOf, openList as openListOf, signIn, toastOf } from './support/admin.ts';
 
 describe.skipIf(!hasChromium)('category tree in the browser', () => {
   let server: TestServer;
@@ -26,21 +27,12 @@ describe.skipIf(!hasChromium)('category tree in the browser', () => {
     await server?.close();
   });
 
-  const dialog = () => page.getByRole('dialog');
-  const toast = () => page.locator('[role="status"], [role="alert"]').filter({ hasText: /./ }).first();
-
-  async function openList(label: string) {
-    await page.getByRole('menuitem', { name: label, exact: true }).click();
-    // The previous list stays on screen until the new one renders: wait for the new title.
-    await expect.poll(() => page.locator('#react-admin-title').textContent()).toBe(label);
-    await expect.poll(() => page.getByRole('columnheader', { name: 'Name' }).count()).toBeGreaterThan(0);
-  }
+  const dialog = () => dialogOf(page);
+  const toast = () => toastOf(page);
+  const openList = (label: string) => openListOf(page, label, 'Name');
 
   it('signs in as the admin', async () => {
-    await page.goto(server.url);
-    await page.locator('input[name="username"]').fill('admin@demo.test');
-    await page.locator('input[name="password"]').fill('demo1234');
-    await page.getByRole('button', { name: /sign in/i }).click();
+    await signIn(page, server.url);
     await page.getByRole('menuitem', { name: 'Categories', exact: true }).waitFor();
   });
 

@@ -12,7 +12,7 @@ import { buildApp } from '../../src/server/app.ts';
 import { connect, dropSchema, type Database, type Engine } from '../../src/server/db/connect.ts';
 import { migrate } from '../../src/server/db/migrate.ts';
 import { DEMO_PASSWORD, demoEmail, seedIfEmpty } from '../../src/server/seed/index.ts';
-import type { Role } from '../../src/manifest/index.ts';
+import { urlOf, type Role } from '../../src/manifest/index.ts';
 
 /** The engines this machine can test: SQLite always, PostgreSQL when DATABASE_URL is set. */
 export const engines: Engine[] = process.env.DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
@@ -26,7 +26,7 @@ export interface TestServer {
   db: Database['db'];
   /** Signs in as the demo account of a role and answers its session cookie. */
   login(role: Role): Promise<string>;
-  /** JSON request under the API base (`/api/admin/v1`), with an optional session cookie. */
+  /** JSON request to a declared path (under `/api/admin/v1`, or as is when it starts with `/api/`), with an optional session cookie. */
   api(method: string, path: string, options?: { cookie?: string; body?: unknown; query?: Record<string, unknown> }): Promise<{ status: number; headers: Headers; body: any }>;
   close(): Promise<void>;
 }
@@ -41,7 +41,7 @@ export async function startTestServer(options: { engine?: Engine; catalogue?: bo
       : await connect({ file: join(dir, 'test.sqlite') });
   await migrate(database, registry);
   await seedIfEmpty(database.db, registry, { catalogue: options.catalogue ?? false });
-  const app = await buildApp({ database, registry, clientDir: options.clientDir });
+  const app = await buildApp({ database, registry, clientDir: options.clientDir, uploadsDir: join(dir, 'uploads') });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const cookies = new Map<Role, string>();
 
@@ -49,7 +49,7 @@ export async function startTestServer(options: { engine?: Engine; catalogue?: bo
     const qs = query
       ? '?' + new URLSearchParams(Object.entries(query).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString()
       : '';
-    const res = await fetch(`${address}/api/admin/v1${path}${qs}`, {
+    const res = await fetch(`${address}${urlOf(path)}${qs}`, {
       method,
       headers: { ...(cookie ? { cookie } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
       body: body !== undefined ? JSON.stringify(body) : undefined,

@@ -21,12 +21,13 @@ describe('data provider', () => {
     expect(call.query.get('sort')).toBe('["name","DESC"]');
     expect(JSON.parse(call.query.get('filter')!)).toEqual({ q: 'te', category: 'x' });
     expect(call.credentials).toBe('same-origin');
-    expect(registry.resources.filter((r) => r.reads.list).map(listPath)).toEqual([
-      'api/admin/v1/categories',
-      'api/admin/v1/categories/child',
-      'api/admin/v1/categories/sub',
-      'api/admin/v1/categories/sub-child',
-    ]);
+    const paths = new Map(registry.resources.filter((r) => r.reads.list).map((r) => [r.name, listPath(r)]));
+    expect(paths.get('childCategories')).toBe('api/admin/v1/categories/child');
+    expect(paths.get('subChildCategories')).toBe('api/admin/v1/categories/sub-child');
+    // Calls the spec puts under /api keep their own URL.
+    expect(paths.get('homeSections')).toBe('api/home-sections');
+    expect(paths.get('media')).toBe('api/gallery');
+    for (const path of paths.values()) expect(path).toMatch(/^api\//);
   });
 
   it('reads one record by its declared one-read, or through the list by id', async () => {

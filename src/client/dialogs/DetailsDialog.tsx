@@ -1,31 +1,77 @@
-/** The body of a read-only details dialog: the `show` fields of the record it was opened with. */
-import { Button, DialogActions, DialogContent, Stack } from '@mui/material';
+/**
+ * The body of a read-only details dialog: the `show` fields of the record it was opened with, or
+ * the named view the dialog declares (`view: 'qrcode'`, `'galleryImage'`). Views are loaded when one
+ * first opens, so neither qrcode.react nor the gallery's preview is in the layout's chunk.
+ */
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import { Button, CircularProgress, DialogActions, DialogContent, Stack } from '@mui/material';
 import { Labeled, RecordContextProvider, ResourceContextProvider } from 'react-admin';
-import { labelOf, type DetailsDialog, type FieldDef } from '../../manifest/index.ts';
+import { labelOf, type DetailsDialog, type DetailsView, type FieldDef } from '../../manifest/index.ts';
 import { fieldDisplay } from '../generate/columns.tsx';
-import type { DialogBodyProps } from './context.ts';
+import type { DialogBodyProps, DialogData } from './context.ts';
 
 /** `id` is implicit in manifests, so it has no declaration to show it by; this stands in. */
 const ID_FIELD: FieldDef = { name: 'id', kind: 'text', storage: 'text', label: 'Id' };
 
-export function DetailsDialogBody({ resource, dialog, data, onClose }: DialogBodyProps<DetailsDialog>) {
+/** What a named view is given: the record the dialog was opened with, and how to close it. */
+export interface DetailsViewProps {
+  record: DialogData;
+  onClose: () => void;
+}
+
+const VIEWS: Record<DetailsView, LazyExoticComponent<ComponentType<DetailsViewProps>>> = {
+  qrcode: lazy(() => import('./views/QrCodeView.tsx').then((m) => ({ default: m.QrCodeView }))),
+  galleryImage: lazy(() => import('./views/GalleryImageView.tsx').then((m) => ({ default: m.GalleryImageView }))),
+};
+
+function Loading() {
+  return (
+    <DialogContent sx={{ display: 'flex', justifyContent: 'center', py: 4 }}>
+      <CircularProgress aria-label="Loading" />
+    </DialogContent>
+  );
+}
+
+function FieldList({ resource, dialog, onClose }: Pick<DialogBodyProps<DetailsDialog>, 'resource' | 'dialog' | 'onClose'>) {
   const shown = dialog.show.map((name) => (name === 'id' ? ID_FIELD : resource.fields.find((f) => f.name === name)!));
   return (
+    <>
+      <DialogContent>
+        <Stack spacing={1.5}>
+          {shown.map((f) => {
+            const display = fieldDisplay(resource, f);
+            return (
+              display && (
+                <Labeled key={f.name} label={labelOf(f)}>
+                  {display}
+                </Labeled>
+              )
+            );
+          })}
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} autoFocus>
+          Close
+        </Button>
+      </DialogActions>
+    </>
+  );
+}
+
+export function DetailsDialogBody({ resource, dialog, data, onClose }: DialogBodyProps<DetailsDialog>) {
+  const record = data ?? {};
+  const View = dialog.view ? VIEWS[dialog.view] : undefined;
+  return (
     <ResourceContextProvider value={resource.name}>
-      <RecordContextProvider value={data ?? {}}>
-        <DialogContent>
-          <Stack spacing={1.5}>
-            {shown.map((f) => {
-              const display = fieldDisplay(resource, f);
-              return display && <Labeled key={f.name} label={labelOf(f)}>{display}</Labeled>;
-            })}
-          </Stack>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} autoFocus>
-            Close
-          </Button>
-        </DialogActions>
+      <RecordContextProvider value={record}>
+        {View ? (
+          <Suspense fallback={<Loading />}>
+            <View record={record} onClose={onClose} />
+          </Suspense>
+        ) : (
+          <FieldList resource={resource} dialog={dialog} onClose={onClose} />
+        )}
       </RecordContextProvider>
     </ResourceContextProvider>
   );

@@ -1,17 +1,24 @@
 /**
  * The body of create, update and action dialogs: an RJSF form made from the manifest, validated by
  * the same zod rules as the server, submitted to the dialog's declared call (spec §7, §8).
- * Loaded lazily by the host: RJSF stays out of the first chunk.
+ * Fields with `fill` follow their source as the user types; drawn fields (a QR code) are drawn,
+ * uploaded and set as the form is submitted. Loaded lazily by the host: RJSF stays out of the first chunk.
  */
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { Box, DialogContent } from '@mui/material';
 import { DialogButtons } from './DialogButtons.tsx';
 import Form from '@rjsf/mui';
-import { deepEquals, type ErrorSchema, type RegistryWidgetsType, type RJSFSchema } from '@rjsf/utils';
+import {
+  deepEquals,
+  type ErrorSchema,
+  type RegistryFieldsType,
+  type RegistryWidgetsType,
+  type RJSFSchema,
+} from '@rjsf/utils';
 import { useLogoutIfAccessDenied, useRefresh } from 'react-admin';
 import {
   bodySchema,
-  formJsonSchema,
+  issuesByField,
   pickedFields,
   type ActionDialog,
   type CreateDialog,
@@ -21,15 +28,25 @@ import { send } from '../providers/http.ts';
 import { useToast } from '../shell/toast.tsx';
 import { ReferenceWidget } from '../widgets/ReferenceWidget.tsx';
 import { ImageWidget } from '../widgets/ImageWidget.tsx';
+import { ReferenceOptionField } from '../widgets/ReferenceOptionField.tsx';
+import { QrWidget, type FormContext } from '../widgets/QrWidget.tsx';
 import type { DialogBodyProps } from './context.ts';
 import { initialFormData } from './initial-data.ts';
 import { answerOf, failureToast, fieldErrorsOf, successToast } from './outcome.ts';
-import { buildUiSchema } from './ui-schema.ts';
+import { buildUiSchema, CUSTOM } from './ui-schema.ts';
 import { createZodValidator } from './zod-validator.ts';
+import { drawnFields, formRuleOf, formSchemaOf } from './form-schema.ts';
+import { applyFill, fillTargets, initialFollowing } from './form-fill.ts';
+import { drawnSources, withDrawnImages } from './drawn.tsx';
 
 type Data = Record<string, unknown>;
 
-const widgets: RegistryWidgetsType = { reference: ReferenceWidget, image: ImageWidget };
+const widgets: RegistryWidgetsType = {
+  [CUSTOM.reference]: ReferenceWidget,
+  [CUSTOM.image]: ImageWidget,
+  [CUSTOM.qrcode]: QrWidget,
+};
+const fields: RegistryFieldsType = { [CUSTOM.referenceOption]: ReferenceOptionField };
 
 /** The server's `{ field: [messages] }` as RJSF's error schema, shown under each field. */
 function toErrorSchema(byField: Record<string, string[]> | undefined): ErrorSchema<Data> | undefined {
@@ -53,27 +70,57 @@ export default function FormDialogBody({
   const logoutIfAccessDenied = useLogoutIfAccessDenied();
   const setup = useMemo(() => {
     const rule = bodySchema(resource, dialog);
-    const schema = formJsonSchema(resource, dialog);
+    const schema = formSchemaOf(resource, dialog);
+    const picked = pickedFields(resource, dialog);
     return {
       rule,
       schema: schema as RJSFSchema,
       uiSchema: buildUiSchema(resource, dialog, schema),
-      validator: createZodValidator(rule),
-      fields: pickedFields(resource, dialog),
+      // Until submit the form is judged without its drawn fields: they are made as it is submitted.
+      validator: createZodValidator(formRuleOf(resource, dialog, rule)),
+      fields: picked,
+      fills: fillTargets(picked),
+      drawn: drawnFields(resource, dialog),
     };
   }, [resource, dialog]);
-  const [formData, setFormData] = useState<Data>(() => initialFormData(resource, dialog, setup.schema, data));
+  const [initial] = useState<Data>(() => initialFormData(resource, dialog, setup.schema, data));
+  const [formData, setFormData] = useState<Data>(initial);
+  // Mutable bookkeeping, changed in place: the filled fields that still follow their source
+  // (form-fill.ts), and the text each drawn field's current image was drawn from (drawn.tsx).
+  const [following] = useState(() => initialFollowing(setup.fills, initial));
+  const [drawnFrom] = useState(() => drawnSources(setup.drawn, initial));
   const [tried, setTried] = useState(false);
   const [busy, setBusy] = useState(false);
+  const running = useRef(false);
   const [serverErrors, setServerErrors] = useState<ErrorSchema<Data>>();
+  const formContext = useMemo<FormContext>(() => ({ formData }), [formData]);
 
-  async function submit(values: Data) {
-    if (busy) return; // one call at a time, whatever Enter or a double click asks
+  async function submit(input: Data) {
+    // One call at a time, whatever Enter or a double click asks.
+    if (running.current) return;
+    running.current = true;
     setTried(true);
-    // Send what the rule makes of the input (trimmed), the very value the server will check.
-    const parsed = setup.rule.safeParse(values);
     setBusy(true);
     try {
+      let values = input;
+      if (setup.drawn.length) {
+        try {
+          values = await withDrawnImages(setup.drawn, input, drawnFrom);
+        } catch (error) {
+          // The image could not be made or stored: nothing is sent and the dialog stays open.
+          toast(failureToast(dialog.failure, error, setup.fields));
+          if ((error as { status?: number })?.status === 401) void logoutIfAccessDenied(error);
+          return;
+        }
+        if (values !== input) setFormData(values);
+      }
+      // Send what the rule makes of the input (trimmed), the very value the server will check.
+      const parsed = setup.rule.safeParse(values);
+      if (!parsed.success && setup.drawn.length) {
+        // Only a drawn field can fail here (the form judged the rest): its messages go under it.
+        setServerErrors(toErrorSchema(issuesByField(parsed.error)));
+        return;
+      }
       await send(dialog.call, { ...data }, parsed.success ? parsed.data : values);
       toast(successToast(dialog.success));
       onClose();
@@ -84,6 +131,7 @@ export default function FormDialogBody({
       setServerErrors(toErrorSchema(fieldErrorsOf(answerOf(error))));
       if ((error as { status?: number })?.status === 401) void logoutIfAccessDenied(error);
     } finally {
+      running.current = false;
       setBusy(false);
     }
   }
@@ -95,9 +143,11 @@ export default function FormDialogBody({
         uiSchema={setup.uiSchema}
         validator={setup.validator}
         widgets={widgets}
+        fields={fields}
+        formContext={formContext}
         formData={formData}
         onChange={(e) => {
-          const next = e.formData ?? {};
+          const next = applyFill(setup.fills, formData, e.formData ?? {}, following);
           // The server's field messages describe what was sent; once the user edits, they are stale.
           if (!deepEquals(next, formData)) setServerErrors(undefined);
           setFormData(next);

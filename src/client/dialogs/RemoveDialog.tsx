@@ -8,13 +8,14 @@ import { send } from '../providers/http.ts';
 import { useToast } from '../shell/toast.tsx';
 import type { DialogBodyProps } from './context.ts';
 import { failureToast, successToast } from './outcome.ts';
+import { inSentence } from './titles.ts';
 
 export function RemoveDialogBody({ resource, dialog, data, onClose }: DialogBodyProps<RemoveDialog>) {
   const toast = useToast();
   const refresh = useRefresh();
   const [busy, setBusy] = useState(false);
   const name = data?.[resource.title];
-  const what = name === undefined || name === null || name === '' ? `this ${resource.label.toLowerCase()}` : String(name);
+  const what = name === undefined || name === null || name === '' ? `this ${inSentence(resource.label)}` : String(name);
 
   async function confirm() {
     setBusy(true);

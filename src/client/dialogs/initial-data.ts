@@ -3,16 +3,35 @@
  * field is judged by its rule's own message. Update dialogs start from the record, create dialogs
  * from the field defaults; both take what `openDialog(type, data)` passed for the picked fields.
  */
-import type { DialogDef, ResourceDef } from '../../manifest/index.ts';
+import type { DialogDef, FieldDef, ResourceDef } from '../../manifest/index.ts';
 import { pickedFields } from '../../manifest/index.ts';
 
 type Data = Record<string, unknown>;
 
-/** A stored value as the form holds it: a nested parent record becomes its id. */
-function formValue(value: unknown, isString: boolean): unknown {
-  if (value && typeof value === 'object' && 'id' in value) value = (value as { id: unknown }).id;
+/**
+ * A stored value as the form holds it: a nested parent record becomes the field it is referenced by
+ * (its id, or its `referenceBy`: a country's `code3`).
+ */
+function formValue(f: FieldDef, value: unknown, isString: boolean): unknown {
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    const by = f.kind === 'reference' ? (f.referenceBy ?? 'id') : 'id';
+    if (by in value) value = (value as Record<string, unknown>)[by];
+  }
   if (value === undefined || value === null) return undefined;
   return isString && typeof value !== 'string' ? String(value) : value;
+}
+
+/**
+ * A `{ label, value }` option as the form holds it: an option as given, or a bare value (a prefill,
+ * a stored record) with its label still to be found by the picker.
+ */
+function optionValue(value: unknown): Data | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value === 'object' && !Array.isArray(value) && 'value' in value) {
+    const { label, value: v } = value as { label?: unknown; value?: unknown };
+    return { label: label == null ? '' : String(label), value: v == null ? '' : String(v) };
+  }
+  return { label: '', value: String(value) };
 }
 
 export function initialFormData(
@@ -24,11 +43,16 @@ export function initialFormData(
   const props = (jsonSchema.properties ?? {}) as Record<string, { type?: unknown }>;
   const out: Data = {};
   for (const f of pickedFields(resource, dialog)) {
+    if ('pick' in dialog && dialog.wire?.[f.name] === 'option') {
+      const option = optionValue(data?.[f.name] ?? f.default);
+      if (option) out[f.name] = option;
+      continue;
+    }
     const isString = props[f.name]?.type === 'string';
-    const given = formValue(data?.[f.name], isString);
+    const given = formValue(f, data?.[f.name], isString);
     // Update dialogs show what lists show for an absent value (order: 0); create dialogs the default.
     const fallback = dialog.kind === 'update' ? (f.emptyShownAs ?? f.default) : f.default;
-    const value = given ?? formValue(fallback, isString) ?? (isString ? '' : undefined);
+    const value = given ?? formValue(f, fallback, isString) ?? (isString ? '' : undefined);
     if (value !== undefined) out[f.name] = value;
   }
   return out;

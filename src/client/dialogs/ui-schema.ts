@@ -1,25 +1,48 @@
 /** The RJSF uiSchema of a form dialog: one widget per field kind, from the manifest. */
 import type { UiSchema } from '@rjsf/utils';
-import type { DialogDef, FieldDef, FieldKind, ResourceDef } from '../../manifest/index.ts';
+import type { DialogDef, FieldDef, FieldKind, ResourceDef, UploadOptions } from '../../manifest/index.ts';
 import { pickedFields } from '../../manifest/index.ts';
 
-/** Options the custom widgets read from `ui:options`. */
+/** Options the reference picker reads from `ui:options`. */
 export interface ReferenceWidgetOptions {
   /** The referenced resource's name. */
   reference: string;
+  /** The field of the target the value holds (`code3`); the target's `id` when absent. */
+  referenceBy?: string;
+  /** `'option'`: the value is `{ label, value }` (label: the target's title, value: its `referenceBy`). */
+  wire?: 'option';
 }
+
+/** Options the upload widgets read from `ui:options` (`props.options.upload`). */
+export interface UploadWidgetOptions {
+  upload: UploadOptions;
+}
+
+/** Options the drawn-image widget (`QrWidget`) reads from `ui:options`. */
+export interface DrawnWidgetOptions {
+  /** The field whose text is drawn, and how. */
+  drawn: NonNullable<FieldDef['drawn']>;
+  upload: UploadOptions;
+}
+
+/** Registry names of the custom widgets and fields (FormDialog registers them under these). */
+export const CUSTOM = { reference: 'reference', image: 'image', qrcode: 'qrcode', referenceOption: 'referenceOption' } as const;
 
 const WIDGETS: Partial<Record<FieldKind, string>> = {
   textarea: 'textarea',
   password: 'password',
   email: 'email',
   url: 'uri',
-  image: 'image',
-  reference: 'reference',
+  image: CUSTOM.image,
+  // A document URL: the same widget uploads it (PDFs where the endpoint takes them) or takes a URL.
+  file: CUSTOM.image,
+  html: 'textarea',
+  reference: CUSTOM.reference,
 };
 
-function fieldUi(f: FieldDef, schemaType: unknown, first: boolean): Record<string, unknown> {
+function fieldUi(f: FieldDef, dialog: DialogDef, schemaType: unknown, first: boolean): Record<string, unknown> {
   const ui: Record<string, unknown> = {};
+  const options: Record<string, unknown> = {};
   const widget = WIDGETS[f.kind];
   if (widget) ui['ui:widget'] = widget;
   // Without it RJSF turns an emptied input into `undefined`, and the key vanishes: the rule would then
@@ -27,16 +50,36 @@ function fieldUi(f: FieldDef, schemaType: unknown, first: boolean): Record<strin
   if (schemaType === 'string') ui['ui:emptyValue'] = '';
   if (f.readOnly) ui['ui:disabled'] = true;
   if (first && !f.readOnly) ui['ui:autofocus'] = true;
-  if (f.kind === 'reference') ui['ui:options'] = { reference: f.reference! } satisfies ReferenceWidgetOptions;
-  if (f.kind === 'password') ui['ui:options'] = { autoComplete: 'new-password' };
+  if (f.kind === 'reference') {
+    const wire = 'pick' in dialog ? dialog.wire?.[f.name] : undefined;
+    Object.assign(options, {
+      reference: f.reference!,
+      ...(f.referenceBy ? { referenceBy: f.referenceBy } : {}),
+      ...(wire ? { wire } : {}),
+    } satisfies ReferenceWidgetOptions);
+    // The `{ label, value }` shape is an object in the JSON Schema: RJSF renders objects through a
+    // field, not a widget, so a field adapts the same picker.
+    if (wire === 'option') {
+      delete ui['ui:widget'];
+      ui['ui:field'] = CUSTOM.referenceOption;
+    }
+  }
+  if ((f.kind === 'image' || f.kind === 'file') && f.upload) Object.assign(options, { upload: f.upload } satisfies UploadWidgetOptions);
+  if (f.drawn && f.upload) {
+    ui['ui:widget'] = CUSTOM.qrcode;
+    Object.assign(options, { drawn: f.drawn, upload: f.upload } satisfies DrawnWidgetOptions);
+  }
+  if (f.kind === 'password') options.autoComplete = 'new-password';
+  if (Object.keys(options).length) ui['ui:options'] = options;
   return ui;
 }
 
 export function buildUiSchema(resource: ResourceDef, dialog: DialogDef, jsonSchema: Record<string, unknown>): UiSchema {
   const props = (jsonSchema.properties ?? {}) as Record<string, { type?: unknown }>;
   const fields = pickedFields(resource, dialog);
-  const firstEditable = fields.find((f) => !f.readOnly);
+  // A drawn field is not typed into: the focus goes to the first field the user fills.
+  const firstEditable = fields.find((f) => !f.readOnly && !f.drawn);
   const ui: UiSchema = { 'ui:order': [...fields.map((f) => f.name), '*'] };
-  for (const f of fields) ui[f.name] = fieldUi(f, props[f.name]?.type, f === firstEditable);
+  for (const f of fields) ui[f.name] = fieldUi(f, dialog, props[f.name]?.type, f === firstEditable);
   return ui;
 }

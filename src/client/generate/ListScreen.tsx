@@ -1,24 +1,32 @@
 /**
  * The one list screen every resource gets, fed by its manifest: columns, filters, sort, pagination,
- * an empty state, and create/edit/delete that open the resource's dialogs (spec §2: no page routes).
+ * an empty state, create/edit/delete/details that open the resource's dialogs (spec §2: no page
+ * routes), and the list behaviours it declares: reorder, toggle, upload, a failure alert, a default
+ * record and row operations (each in a file of its own beside this one).
  */
 import type { ReactElement } from 'react';
-import { Box, IconButton, Tooltip, Typography } from '@mui/material';
+import { Box, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
-import DeleteIcon from '@mui/icons-material/Delete';
-import EditIcon from '@mui/icons-material/Edit';
-import VisibilityIcon from '@mui/icons-material/Visibility';
-import { Button, Datagrid, List, TopToolbar, usePermissions, useRecordContext } from 'react-admin';
-import type { DialogDef, ResourceDef } from '../../manifest/index.ts';
+import { Button, Datagrid, List, TopToolbar, usePermissions } from 'react-admin';
+import { labelOf, type ResourceDef } from '../../manifest/index.ts';
 import { useOpenDialog } from '../dialogs/context.ts';
-import { dialogFor } from './access.ts';
+import { UploadButton } from '../widgets/UploadButton.tsx';
+import { allows, dialogFor } from './access.ts';
 import { listColumns } from './columns.tsx';
+import { DefaultMark, MakeDefaultButton, mayChangeDefault } from './default-record.tsx';
 import { listFilters } from './filters.tsx';
-
-type Found = [type: string, dialog: DialogDef] | undefined;
+import { ListFailure } from './list-failure.tsx';
+import { ReorderDatagrid } from './reorder.tsx';
+import { RowActions, type Found } from './row-actions.tsx';
+import { OperationButton, rowOperations } from './row-operations.tsx';
+import { ToggleField, toggleDialog } from './toggle.tsx';
+import { inSentence } from '../dialogs/titles.ts';
 
 /** Spec's page size; the server answers `Content-Range: … 0-24/…` for the first page. */
 const PER_PAGE = 25;
+
+/** A failed list shows its alert, not a toast as well. */
+const quietErrors = { onError: () => {} };
 
 function CreateButton({ create }: { create: Found }) {
   const openDialog = useOpenDialog();
@@ -30,53 +38,46 @@ function CreateButton({ create }: { create: Found }) {
   );
 }
 
-function Toolbar({ create }: { create: Found }) {
+function Toolbar({ resource, create, canWrite }: { resource: ResourceDef; create: Found; canWrite: boolean }) {
+  const upload = resource.list?.upload;
   return (
     <TopToolbar>
+      {upload && canWrite && <UploadButton upload={upload} />}
       <CreateButton create={create} />
     </TopToolbar>
   );
 }
 
-function EmptyState({ resource, create }: { resource: ResourceDef; create: Found }) {
+function EmptyState({ resource, create, canWrite }: { resource: ResourceDef; create: Found; canWrite: boolean }) {
+  const upload = resource.list?.upload;
   return (
     <Box sx={{ textAlign: 'center', m: 6, width: '100%' }}>
       <Typography variant="h6" color="text.secondary" gutterBottom>
-        No {resource.plural.toLowerCase()} yet
+        No {inSentence(resource.plural)} yet
       </Typography>
+      {upload && canWrite && <UploadButton upload={upload} />}
       <CreateButton create={create} />
     </Box>
   );
 }
 
-interface RowActionsProps {
-  /** Read by Datagrid for the column header. */
-  label: string;
-  textAlign: 'right';
-  update: Found;
-  remove: Found;
-  details: Found;
-}
-
-function RowActions({ update, remove, details }: RowActionsProps) {
-  const record = useRecordContext();
-  const openDialog = useOpenDialog();
-  if (!record) return null;
-  const action = (found: Found, label: string, icon: ReactElement, color?: 'error') =>
-    found && (
-      <Tooltip title={label}>
-        <IconButton size="small" aria-label={label} color={color} onClick={() => openDialog(found[0], { ...record })}>
-          {icon}
-        </IconButton>
-      </Tooltip>
-    );
-  return (
-    <Box sx={{ display: 'flex', justifyContent: 'flex-end', whiteSpace: 'nowrap' }}>
-      {action(details, 'Details', <VisibilityIcon fontSize="small" />)}
-      {action(update, 'Edit', <EditIcon fontSize="small" />)}
-      {action(remove, 'Delete', <DeleteIcon fontSize="small" />, 'error')}
-    </Box>
-  );
+/** The columns, with the toggle's switch in place of its field and the default's mark after the title. */
+function columnsOf(resource: ResourceDef, role: unknown): ReactElement[] {
+  const behaviour = resource.list ?? {};
+  const toggle = behaviour.toggle;
+  const toggling = toggle ? toggleDialog(resource, toggle, role) : undefined;
+  const columns = listColumns(resource, {
+    sortable: !behaviour.reorder,
+    replace: (f) =>
+      f.name === toggle && toggling ? (
+        <ToggleField key={f.name} source={f.name} label={labelOf(f)} sortable={false} resource={resource} dialog={toggling} />
+      ) : undefined,
+  });
+  if (resource.defaultRecord) {
+    const at = columns.findIndex((c) => c.key === resource.title);
+    columns.splice(at < 0 ? columns.length : at + 1, 0, <DefaultMark key="default-record" label="Default" resource={resource} />);
+  }
+  return columns;
 }
 
 export function ListScreen({ resource }: { resource: ResourceDef }) {
@@ -85,21 +86,47 @@ export function ListScreen({ resource }: { resource: ResourceDef }) {
   const update = dialogFor(resource, 'update', permissions);
   const remove = dialogFor(resource, 'remove', permissions);
   const details = dialogFor(resource, 'details', permissions);
+  const canWrite = allows(resource.access.write, permissions);
+  const operations = rowOperations(resource, permissions);
+  const makeDefault = mayChangeDefault(resource, permissions);
+  const { reorder, failure } = resource.list ?? {};
+
+  const columns = columnsOf(resource, permissions);
+  const hasActions = update || remove || details || operations.length > 0 || makeDefault;
+  const actions = hasActions && (
+    <RowActions key="actions" label="Actions" textAlign="right" update={update} remove={remove} details={details}>
+      {operations.map((op) => (
+        <OperationButton key={op.call} operation={op} />
+      ))}
+      {makeDefault && <MakeDefaultButton resource={resource} />}
+    </RowActions>
+  );
+
   return (
     <List
       resource={resource.name}
       title={resource.plural}
       filters={listFilters(resource)}
-      actions={<Toolbar create={create} />}
-      empty={<EmptyState resource={resource} create={create} />}
+      actions={<Toolbar resource={resource} create={create} canWrite={canWrite} />}
+      empty={<EmptyState resource={resource} create={create} canWrite={canWrite} />}
       perPage={PER_PAGE}
-      sort={resource.sort}
+      sort={reorder ? { field: reorder.field, order: 'ASC' } : resource.sort}
       exporter={false}
+      error={failure ? <ListFailure failure={failure} /> : undefined}
+      queryOptions={failure ? quietErrors : undefined}
     >
-      <Datagrid rowClick={false} bulkActionButtons={false}>
-        {listColumns(resource)}
-        {(update || remove || details) && <RowActions label="Actions" textAlign="right" update={update} remove={remove} details={details} />}
-      </Datagrid>
+      {reorder ? (
+        <ReorderDatagrid manifest={resource} reorder={reorder} rowClick={false} bulkActionButtons={false}>
+          {columns}
+          {actions}
+        </ReorderDatagrid>
+      ) : (
+        <Datagrid rowClick={false} bulkActionButtons={false}>
+          {columns}
+          {actions}
+        </Datagrid>
+      )}
     </List>
   );
 }
+

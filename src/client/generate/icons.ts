@@ -8,24 +8,36 @@ import AccountTree from '@mui/icons-material/AccountTree';
 import Article from '@mui/icons-material/Article';
 import AttachMoney from '@mui/icons-material/AttachMoney';
 import Badge from '@mui/icons-material/Badge';
+import Campaign from '@mui/icons-material/Campaign';
 import Category from '@mui/icons-material/Category';
 import Collections from '@mui/icons-material/Collections';
+import Comment from '@mui/icons-material/Comment';
 import CurrencyExchange from '@mui/icons-material/CurrencyExchange';
+import Dashboard from '@mui/icons-material/Dashboard';
+import Folder from '@mui/icons-material/Folder';
+import FormatQuote from '@mui/icons-material/FormatQuote';
 import Forum from '@mui/icons-material/Forum';
 import Gavel from '@mui/icons-material/Gavel';
 import Groups from '@mui/icons-material/Groups';
 import Help from '@mui/icons-material/Help';
 import Label from '@mui/icons-material/Label';
+import Link from '@mui/icons-material/Link';
 import LiveTv from '@mui/icons-material/LiveTv';
 import LocalShipping from '@mui/icons-material/LocalShipping';
+import LocationCity from '@mui/icons-material/LocationCity';
 import Menu from '@mui/icons-material/Menu';
+import MenuOpen from '@mui/icons-material/MenuOpen';
+import OpenInNew from '@mui/icons-material/OpenInNew';
 import Payments from '@mui/icons-material/Payments';
 import People from '@mui/icons-material/People';
 import Percent from '@mui/icons-material/Percent';
 import Person from '@mui/icons-material/Person';
+import PhotoLibrary from '@mui/icons-material/PhotoLibrary';
 import PriorityHigh from '@mui/icons-material/PriorityHigh';
+import Public from '@mui/icons-material/Public';
 import QrCode2 from '@mui/icons-material/QrCode2';
 import Receipt from '@mui/icons-material/Receipt';
+import RestoreFromTrash from '@mui/icons-material/RestoreFromTrash';
 import Segment from '@mui/icons-material/Segment';
 import Share from '@mui/icons-material/Share';
 import ShoppingCart from '@mui/icons-material/ShoppingCart';
@@ -34,6 +46,7 @@ import Store from '@mui/icons-material/Store';
 import Storefront from '@mui/icons-material/Storefront';
 import SubdirectoryArrowRight from '@mui/icons-material/SubdirectoryArrowRight';
 import SupportAgent from '@mui/icons-material/SupportAgent';
+import Tune from '@mui/icons-material/Tune';
 import ViewCarousel from '@mui/icons-material/ViewCarousel';
 import Work from '@mui/icons-material/Work';
 
@@ -43,24 +56,36 @@ const ICONS: Record<string, SvgIconComponent> = {
   Article,
   AttachMoney,
   Badge,
+  Campaign,
   Category,
   Collections,
+  Comment,
   CurrencyExchange,
+  Dashboard,
+  Folder,
+  FormatQuote,
   Forum,
   Gavel,
   Groups,
   Help,
   Label,
+  Link,
   LiveTv,
   LocalShipping,
+  LocationCity,
   Menu,
+  MenuOpen,
+  OpenInNew,
   Payments,
   People,
   Percent,
   Person,
+  PhotoLibrary,
   PriorityHigh,
+  Public,
   QrCode2,
   Receipt,
+  RestoreFromTrash,
   Segment,
   Share,
   ShoppingCart,
@@ -69,6 +94,7 @@ const ICONS: Record<string, SvgIconComponent> = {
   Storefront,
   SubdirectoryArrowRight,
   SupportAgent,
+  Tune,
   ViewCarousel,
   Work,
 };

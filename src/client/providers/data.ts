@@ -1,11 +1,21 @@
 /**
  * The stock ra-data-simple-rest provider, told where each resource lives: a resource's list is its
  * declared `reads.list` call (childCategories → `categories/child`), not a path made from its name.
+ * A list read declared with `paging: 'page'` (`GET /api/gallery`) is asked `?page=&limit=` instead
+ * of `range`, and answers `{ data, total }` in its body.
  * Writes never come through here: dialogs send their own declared calls (see dialogs/outcome.ts).
  * The registry may be given as a loader: the app's first chunk then holds no manifest (and no zod).
  */
 import simpleRestProvider from 'ra-data-simple-rest';
-import { HttpError, type DataProvider, type GetOneParams } from 'react-admin';
+import {
+  HttpError,
+  type DataProvider,
+  type GetListParams,
+  type GetListResult,
+  type GetManyParams,
+  type GetManyReferenceParams,
+  type GetOneParams,
+} from 'react-admin';
 import { fillPath, parseCall, urlOf, type Registry, type ResourceDef } from '../../manifest/index.ts';
 import { httpClient } from './http.ts';
 
@@ -16,6 +26,30 @@ export function listPath(resource: ResourceDef): string {
   const { path, params } = parseCall(list.call);
   if (params.length) throw new Error(`Resource '${resource.name}': its list read needs '${params[0]}'`);
   return urlOf(path).slice(1);
+}
+
+/** Whether the resource's list read pages by `?page=&limit=` (answered `{ data, total }`). */
+export function pagesByNumber(resource: ResourceDef): boolean {
+  const list = resource.reads.list;
+  return list?.kind === 'list' && list.paging === 'page';
+}
+
+type PageQuery = Pick<GetListParams, 'pagination' | 'sort' | 'filter' | 'signal'>;
+
+/**
+ * One page of a `paging: 'page'` list: `?page=1&limit=25` (1-based), with `sort` and `filter` as
+ * simple-rest sends them. The body is `{ data, total, page, limit }`; a bare array is taken as the page.
+ */
+async function pageList(http: typeof httpClient, path: string, params: PageQuery): Promise<GetListResult> {
+  const { page = 1, perPage = 25 } = params.pagination ?? {};
+  const query = new URLSearchParams({ page: String(page), limit: String(perPage) });
+  if (params.sort?.field) query.set('sort', JSON.stringify([params.sort.field, params.sort.order]));
+  query.set('filter', JSON.stringify(params.filter ?? {}));
+  const { json } = await http(`/${path}?${query}`, { signal: params.signal });
+  const data = Array.isArray(json) ? json : Array.isArray(json?.data) ? json.data : undefined;
+  if (!data) throw new HttpError('The list answer has no data.', 500, json);
+  const total = typeof json?.total === 'number' ? json.total : Number(json?.total ?? data.length);
+  return { data, total: Number.isFinite(total) ? total : data.length };
 }
 
 /** The one-record read by id, when the resource declares it. */
@@ -31,7 +65,29 @@ export function createDataProvider(registry: Registry | (() => Promise<Registry>
   // The base is empty: each resource's path is its whole URL path (admin base or `/api/…`).
   const rest = simpleRestProvider('', http);
   const resourceOf = async (name: string) => (typeof registry === 'function' ? await registry() : registry).resource(name);
-  const path = async (name: string) => listPath(await resourceOf(name));
+  async function getList(name: string, params: GetListParams) {
+    const resource = await resourceOf(name);
+    if (pagesByNumber(resource)) return pageList(http, listPath(resource), params);
+    return rest.getList(listPath(resource), params);
+  }
+
+  async function getMany(name: string, params: GetManyParams) {
+    const resource = await resourceOf(name);
+    if (!pagesByNumber(resource)) return rest.getMany(listPath(resource), params);
+    if (!params.ids.length) return { data: [] };
+    const { data } = await pageList(http, listPath(resource), {
+      pagination: { page: 1, perPage: params.ids.length },
+      filter: { id: params.ids },
+      signal: params.signal,
+    });
+    return { data };
+  }
+
+  async function getManyReference(name: string, params: GetManyReferenceParams) {
+    const resource = await resourceOf(name);
+    if (!pagesByNumber(resource)) return rest.getManyReference(listPath(resource), params);
+    return pageList(http, listPath(resource), { ...params, filter: { ...params.filter, [params.target]: params.id } });
+  }
 
   async function getOne(name: string, params: GetOneParams) {
     const resource = await resourceOf(name);
@@ -41,16 +97,16 @@ export function createDataProvider(registry: Registry | (() => Promise<Registry>
       return { data: json };
     }
     // Not every resource declares a one-read; the list answers `filter={"id":[…]}` for all of them.
-    const { data } = await rest.getMany(await path(name), { ids: [params.id], signal: params.signal, meta: params.meta });
+    const { data } = await getMany(name, { ids: [params.id], signal: params.signal, meta: params.meta });
     const record = data.find((r) => String(r.id) === String(params.id));
     if (!record) throw new HttpError(`${resource.label} not found`, 404, { message: `${resource.label} not found` });
     return { data: record };
   }
 
   return {
-    getList: async (name, params) => rest.getList(await path(name), params),
-    getMany: async (name, params) => rest.getMany(await path(name), params),
-    getManyReference: async (name, params) => rest.getManyReference(await path(name), params),
+    getList,
+    getMany,
+    getManyReference,
     getOne,
     create: writesGoThroughDialogs('create'),
     update: writesGoThroughDialogs('update'),

@@ -1,22 +1,90 @@
-/** The side menu: resources grouped under their manifest's `menu.group`, in registry order. */
+/**
+ * The side menu: resources grouped under their manifest's `menu.group`, in registry order, and the
+ * admin-menu entries (the `adminMenus` resource: name, group, href) under their own group: merged
+ * into a generated group of the same name, else in a group of their own after the generated ones.
+ * An internal href ('/banners') navigates in the app; any other opens in a new tab. Entries are read
+ * through the data provider, so react-admin's refresh after a dialog changes them reads them again.
+ */
 import { Fragment } from 'react';
-import { ListSubheader } from '@mui/material';
-import { Menu, useResourceDefinitions, useSidebarState } from 'react-admin';
+import { ListItemIcon, ListSubheader, MenuItem, Tooltip, Typography } from '@mui/material';
+import { Menu, useGetList, usePermissions, useResourceDefinitions, useSidebarState, type RaRecord } from 'react-admin';
 import { registry } from '../../../resources/index.ts';
+import { allows, listAccess } from '../generate/access.ts';
+import { iconFor } from '../generate/icons.ts';
+
+/** The resource whose records are extra menu entries. */
+export const ADMIN_MENUS = 'adminMenus';
+const ENTRIES_READ = { pagination: { page: 1, perPage: 100 }, sort: { field: 'group', order: 'ASC' as const } };
+
+type Item = { kind: 'resource'; name: string } | { kind: 'entry'; record: RaRecord };
+
+/** An href of this app (a path), not another site's: '//host' is another site. */
+export const isInternal = (href: string) => href.startsWith('/') && !href.startsWith('//');
+/** Only web addresses leave the app: a `javascript:` or `data:` href is not offered at all. */
+const isWeb = (href: string) => /^https?:\/\//i.test(href);
+
+const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+
+function useAdminMenuEntries(): RaRecord[] {
+  const { permissions } = usePermissions();
+  const declared = registry.resources.find((r) => r.name === ADMIN_MENUS);
+  const may = !!declared && allows(listAccess(declared), permissions);
+  const { data } = useGetList(ADMIN_MENUS, ENTRIES_READ, { enabled: may });
+  return may ? (data ?? []) : [];
+}
+
+function EntryItem({ record, open }: { record: RaRecord; open: boolean }) {
+  const href = text(record.href);
+  const name = text(record.name) || href;
+  if (isInternal(href)) return <Menu.Item to={href} primaryText={name} leftIcon={<LinkIcon />} />;
+  const item = (
+    <MenuItem
+      component="a"
+      href={href}
+      target="_blank"
+      rel="noopener noreferrer"
+      sx={{ color: 'text.secondary' }}
+      tabIndex={0}
+    >
+      <ListItemIcon sx={{ minWidth: 40 }}>
+        <ExternalIcon />
+      </ListItemIcon>
+      <Typography variant="inherit" noWrap sx={{ flexGrow: 1 }}>
+        {name}
+      </Typography>
+    </MenuItem>
+  );
+  return open ? (
+    item
+  ) : (
+    <Tooltip title={name} placement="right">
+      {item}
+    </Tooltip>
+  );
+}
+
+const LinkIcon = iconFor('Link');
+const ExternalIcon = iconFor('OpenInNew');
 
 export function GroupedMenu() {
   const registered = useResourceDefinitions();
   const [open] = useSidebarState();
-  const groups = new Map<string, string[]>();
-  for (const r of registry.resources) {
-    if (!r.menu || !registered[r.name]) continue;
-    const names = groups.get(r.menu.group) ?? [];
-    names.push(r.name);
-    groups.set(r.menu.group, names);
+  const entries = useAdminMenuEntries();
+  const groups = new Map<string, Item[]>();
+  const add = (group: string, item: Item) => {
+    const items = groups.get(group) ?? [];
+    items.push(item);
+    groups.set(group, items);
+  };
+  for (const r of registry.resources) if (r.menu && registered[r.name]) add(r.menu.group, { kind: 'resource', name: r.name });
+  for (const record of entries) {
+    const href = text(record.href);
+    if (!text(record.group) || !(isInternal(href) || isWeb(href))) continue;
+    add(text(record.group), { kind: 'entry', record });
   }
   return (
     <Menu>
-      {[...groups].map(([group, names]) => (
+      {[...groups].map(([group, items]) => (
         <Fragment key={group}>
           {/* A collapsed sidebar shows icons only; a heading there would be cut off. */}
           {open && (
@@ -24,9 +92,13 @@ export function GroupedMenu() {
               {group}
             </ListSubheader>
           )}
-          {names.map((name) => (
-            <Menu.ResourceItem key={name} name={name} />
-          ))}
+          {items.map((item) =>
+            item.kind === 'resource' ? (
+              <Menu.ResourceItem key={item.name} name={item.name} />
+            ) : (
+              <EntryItem key={`entry-${item.record.id}`} record={item.record} open={open} />
+            ),
+          )}
         </Fragment>
       ))}
     </Menu>

@@ -1,12 +1,19 @@
 /**
- * An image URL input with a live thumbnail. The field's hint (size) is shown by the field template.
- * Issue 4 replaces the URL input with an upload widget; the stored value stays a URL.
+ * An image field: with `upload` in its `ui:options` (the manifest's `upload`), the upload widget;
+ * otherwise an image URL input with a live thumbnail. Either way the stored value is a URL. The field's
+ * hint (size) is shown by the field template.
  */
 import { Box } from '@mui/material';
 import { getTemplate, type WidgetProps } from '@rjsf/utils';
 import { Thumbnail } from '../shell/Thumbnail.tsx';
+import { UploadWidget } from './UploadWidget.tsx';
 
 export function ImageWidget(props: WidgetProps) {
+  if ((props.options as { upload?: unknown }).upload) return <UploadWidget {...props} />;
+  return <UrlImageWidget {...props} />;
+}
+
+function UrlImageWidget(props: WidgetProps) {
   const BaseInputTemplate = getTemplate('BaseInputTemplate', props.registry, props.options);
   const url = typeof props.value === 'string' ? props.value.trim() : '';
   return (

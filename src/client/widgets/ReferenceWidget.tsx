@@ -1,6 +1,8 @@
 /**
  * A parent picker for `reference` fields: searches the referenced resource on the server (its list
- * read, `filter={"q":…}`), shows the parent's title and stores its id.
+ * read, `filter={"q":…}`), shows the parent's title and stores the field it is referenced by: its id,
+ * or its `referenceBy` (a country's `code3`). With `wire: 'option'` the value is `{ label, value }`
+ * (label: the parent's title, value: that field), as the dialog sends it (spec §5 currency add).
  */
 import { useEffect, useState } from 'react';
 import { Autocomplete, CircularProgress, TextField } from '@mui/material';
@@ -12,11 +14,29 @@ import type { ReferenceWidgetOptions } from '../dialogs/ui-schema.ts';
 const PAGE = 50;
 const TYPING_PAUSE_MS = 300;
 
+/** A `{ label, value }` option as the form holds it. */
+export interface ReferenceOption {
+  label: string;
+  value: string;
+}
+
+const isEmpty = (v: unknown) => v === undefined || v === null || v === '';
+
+/** The referenced key a value holds: the value itself, or an option's `value`. */
+function keyOfValue(value: unknown, asOption: boolean): string | undefined {
+  const raw = asOption ? (value && typeof value === 'object' ? (value as Partial<ReferenceOption>).value : undefined) : value;
+  return isEmpty(raw) ? undefined : String(raw);
+}
+
 export function ReferenceWidget(props: WidgetProps) {
   const { id, value, onChange, onBlur, onFocus, label, required, disabled, readonly, autofocus, rawErrors = [] } = props;
   const options = props.options as unknown as ReferenceWidgetOptions & { emptyValue?: unknown };
   const target = registry.resource(options.reference);
   const title = target.title;
+  const by = options.referenceBy ?? 'id';
+  const asOption = options.wire === 'option';
+  const keyOf = (r: RaRecord) => String(r[by] ?? '');
+  const titleOf = (r: RaRecord) => String(r[title] ?? r[by] ?? r.id);
 
   const [typed, setTyped] = useState('');
   const [q, setQ] = useState('');
@@ -25,20 +45,42 @@ export function ReferenceWidget(props: WidgetProps) {
     return () => clearTimeout(t);
   }, [typed]);
 
+  const sort = { field: title, order: 'ASC' as const };
   const list = useGetList(
     target.name,
-    { filter: q ? { q } : {}, pagination: { page: 1, perPage: PAGE }, sort: { field: title, order: 'ASC' } },
+    { filter: q ? { q } : {}, pagination: { page: 1, perPage: PAGE }, sort },
     { placeholderData: (previous) => previous },
   );
-  const selectedId = value === undefined || value === null || value === '' ? undefined : String(value);
-  const inList = list.data?.find((r) => String(r.id) === selectedId);
-  // A record opened for update names a parent that may not be on the first page: ask for it by id.
-  const picked = useGetMany(target.name, { ids: selectedId ? [selectedId] : [] }, { enabled: !!selectedId && !inList });
-  const known = inList ?? picked.data?.find((r) => String(r.id) === selectedId);
-  const selected: RaRecord | null =
-    known ?? (selectedId && !picked.isPending ? { id: selectedId, [title]: selectedId } : null);
+  const selectedKey = keyOfValue(value, asOption);
+  const heldLabel = asOption && value && typeof value === 'object' ? String((value as Partial<ReferenceOption>).label ?? '') : '';
+  const inList = list.data?.find((r) => keyOf(r) === selectedKey);
+  // A value that is not on the first page is asked for by itself: by id, or filtered by `referenceBy`.
+  // An option that carries its label needs no asking.
+  const lookUp = !!selectedKey && !inList && !heldLabel;
+  const byId = useGetMany(target.name, { ids: selectedKey && by === 'id' ? [selectedKey] : [] }, { enabled: lookUp && by === 'id' });
+  const byKey = useGetList(
+    target.name,
+    { filter: selectedKey ? { [by]: selectedKey } : {}, pagination: { page: 1, perPage: 1 }, sort },
+    { enabled: lookUp && by !== 'id' },
+  );
+  const looked = by === 'id' ? byId : byKey;
+  const found = inList ?? looked.data?.find((r) => keyOf(r) === selectedKey);
+  const pending = lookUp && looked.isPending;
+  const selected: RaRecord | null = selectedKey
+    ? (found ?? (pending ? null : { id: `${by}:${selectedKey}`, [by]: selectedKey, [title]: heldLabel || selectedKey }))
+    : null;
   const choices = list.data ?? [];
-  const optionsWithSelected = selected && !choices.some((r) => r.id === selected.id) ? [selected, ...choices] : choices;
+  const optionsWithSelected = selected && !choices.some((r) => keyOf(r) === keyOf(selected)) ? [selected, ...choices] : choices;
+
+  // An option given by its value alone (a prefill) takes its label once the record is known.
+  useEffect(() => {
+    if (asOption && selectedKey && !heldLabel && found) onChange({ label: titleOf(found), value: selectedKey } satisfies ReferenceOption);
+  }, [asOption, selectedKey, heldLabel, found]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const pick = (r: RaRecord | null) => {
+    if (!r) return onChange(asOption ? undefined : (options.emptyValue ?? ''));
+    onChange(asOption ? ({ label: titleOf(r), value: keyOf(r) } satisfies ReferenceOption) : keyOf(r));
+  };
 
   return (
     <Autocomplete<RaRecord>
@@ -48,9 +90,10 @@ export function ReferenceWidget(props: WidgetProps) {
       loading={list.isPending}
       disabled={disabled || readonly}
       filterOptions={(x) => x}
-      getOptionLabel={(r) => String(r[title] ?? r.id)}
-      isOptionEqualToValue={(a, b) => String(a.id) === String(b.id)}
-      onChange={(_, r) => onChange(r ? String(r.id) : (options.emptyValue ?? ''))}
+      getOptionLabel={titleOf}
+      getOptionKey={keyOf}
+      isOptionEqualToValue={(a, b) => keyOf(a) === keyOf(b)}
+      onChange={(_, r) => pick(r)}
       onInputChange={(_, text, reason) => setTyped(reason === 'input' ? text : '')}
       onBlur={() => onBlur(id, value)}
       onFocus={() => onFocus(id, value)}

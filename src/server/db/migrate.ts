@@ -6,6 +6,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Registry } from '../../manifest/index.ts';
 import type { Database, Engine } from './connect.ts';
 import { columnsOf, indexesOf, type ColumnDef } from './tables.ts';
+import { migrateSettings } from '../settings/index.ts';
 
 function sqlType(storage: ColumnDef['storage'], engine: Engine) {
   if (storage === 'real') return engine === 'postgres' ? 'double precision' : 'real';
@@ -74,7 +75,7 @@ async function trigramIndexes(database: Database, registry: Registry) {
         using gin (lower(${sql.ref(f.name)}) ${opclass})`.execute(db);
 }
 
-/** Tables that belong to no manifest: the sign-in sessions. */
+/** Tables that belong to no manifest: the sign-in sessions and the site settings. */
 async function migrateInfrastructure(db: Kysely<any>) {
   await db.schema
     .createTable('sessions')
@@ -85,4 +86,5 @@ async function migrateInfrastructure(db: Kysely<any>) {
     .addColumn('createdAt', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('sessions_userId_idx').ifNotExists().on('sessions').column('userId').execute();
+  await migrateSettings(db);
 }

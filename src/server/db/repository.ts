@@ -11,13 +11,30 @@ import { columnName } from './tables.ts';
 
 export type Row = Record<string, unknown>;
 export type Db = Kysely<any>;
+/** Exact matches a read adds to the list's own filters (a parent, a status). */
+export type Scope = Record<string, string | number>;
 
-/** A row as the API answers it: no secret columns, ever. */
+/** A row as the API answers it: no secret columns, ever; booleans (stored 0/1) as JSON booleans. */
 export function toRecord(r: ResourceDef, row: Row | undefined): Row | undefined {
   if (!row) return undefined;
   const out: Row = { ...row };
-  for (const f of r.fields) if (f.secret) delete out[columnName(f)];
+  for (const f of r.fields) {
+    if (f.secret) delete out[columnName(f)];
+    else if (f.kind === 'boolean' && f.name in out) out[f.name] = fromStoredBoolean(out[f.name]);
+  }
   return out;
+}
+
+/** A stored boolean (0/1, or whatever a driver hands back) as JSON; an absent one stays null. */
+export function fromStoredBoolean(value: unknown): boolean | null {
+  if (value === null || value === undefined) return null;
+  return value === true || value === 1 || value === '1' || value === 't' || value === 'true' || value === 1n;
+}
+
+/** A JSON boolean as stored (0/1). */
+export function toStoredBoolean(value: unknown): number | null {
+  if (value === null || value === undefined || value === '') return null;
+  return value === true || value === 1 || value === '1' || value === 'true' ? 1 : 0;
 }
 
 function likePattern(q: string) {
@@ -28,7 +45,7 @@ function likePattern(q: string) {
  * The two queries behind a list answer: the page and its count. Built apart from running them so the
  * query-plan test can EXPLAIN exactly what the server runs.
  */
-export function listQueries(db: Db, r: ResourceDef, query: ListQuery, scope?: Record<string, string>) {
+export function listQueries(db: Db, r: ResourceDef, query: ListQuery, scope?: Scope) {
   let base = db.selectFrom(r.name);
   const equals = { ...query.equals, ...scope };
   for (const [key, value] of Object.entries(equals))
@@ -58,7 +75,7 @@ export function listQueries(db: Db, r: ResourceDef, query: ListQuery, scope?: Re
   };
 }
 
-export async function list(db: Db, r: ResourceDef, query: ListQuery, scope?: Record<string, string>, cache?: ReadCache) {
+export async function list(db: Db, r: ResourceDef, query: ListQuery, scope?: Scope, cache?: ReadCache) {
   const { page, count, filtered } = listQueries(db, r, query, scope);
   const total = async () => Number((await count.executeTakeFirstOrThrow()).total);
   // A whole table's count is the same for every page of it: counted once between writes.
@@ -94,13 +111,15 @@ export function embeddedTables(registry: Registry, r: ResourceDef, spec: Embed |
 /** Nests referenced records into each row, as a read's `embed` declares. */
 export async function embed(db: Db, registry: Registry, r: ResourceDef, rows: Row[], spec: Embed): Promise<Row[]> {
   for (const [key, { via, embed: deeper }] of Object.entries(spec)) {
-    const target = registry.resource(r.fields.find((f) => f.name === via)!.reference!);
+    const f = r.fields.find((x) => x.name === via)!;
+    const target = registry.resource(f.reference!);
+    const by = f.referenceBy ?? 'id';
     const ids = [...new Set(rows.map((row) => row[via]).filter((v): v is string => typeof v === 'string'))];
     let related = ids.length
-      ? (await db.selectFrom(target.name).selectAll().where('id', 'in', ids).execute()).map((x) => toRecord(target, x)!)
+      ? (await db.selectFrom(target.name).selectAll().where(by, 'in', ids).execute()).map((x) => toRecord(target, x)!)
       : [];
     if (deeper) related = await embed(db, registry, target, related, deeper);
-    const byId = new Map(related.map((x) => [x.id, x]));
+    const byId = new Map(related.map((x) => [x[by], x]));
     for (const row of rows) row[key] = byId.get(row[via]) ?? null;
   }
   return rows;

@@ -1,10 +1,12 @@
 /**
  * Write routes generated from each resource's dialogs: the dialog's call, its access, and its body
- * validated by the same strict zod schema the form uses.
+ * validated by the same strict zod schema the form uses, then brought to the stored shape (`fromWire`).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   bodySchema,
+  dialogAccess,
+  fromWire,
   issuesByField,
   parseCall,
   routerPath,
@@ -13,12 +15,45 @@ import {
   type Registry,
   type ResourceDef,
 } from '../../manifest/index.ts';
+import { RECYCLE_BIN } from '../../../resources/system.ts';
 import { guard } from '../auth/guard.ts';
-import type { Db } from '../db/repository.ts';
+import type { Db, Row } from '../db/repository.ts';
 import type { ReadCache } from '../db/read-cache.ts';
-import { createRecord, removeRecord, updateRecord } from '../db/writes.ts';
+import { createRecord, removeRecord, updateRecord, type WriteContext } from '../db/writes.ts';
 import { badRequest, VALIDATION_FAILED } from '../errors.ts';
-import type { Handlers } from './handlers.ts';
+import { afterRemove, type AfterRemove, type Handlers } from './handlers.ts';
+
+/** What a write takes from the request besides its body. */
+export function writeContext(request: FastifyRequest): WriteContext {
+  return { hostRoot: `${request.protocol}://${request.host}/` };
+}
+
+/** Answers a handler's result unless the handler sent the reply itself; nothing to answer is a 204. */
+export function answer(reply: FastifyReply, result: unknown) {
+  if (reply.sent) return reply;
+  if (result === undefined) return reply.code(204).send();
+  return result;
+}
+
+/**
+ * The hook a delete of `r`'s records runs. Purging a recycle-bin entry deletes the recycled record for
+ * good, so it runs the hook of the resource the record came from too (with the stored row).
+ */
+function afterRemoveOf(r: ResourceDef): AfterRemove | undefined {
+  if (r.name !== RECYCLE_BIN) return afterRemove[r.name];
+  return async (entry, trx) => {
+    await afterRemove[RECYCLE_BIN]?.(entry, trx);
+    const hook = afterRemove[String(entry.resource)];
+    if (!hook) return;
+    let row: unknown;
+    try {
+      row = JSON.parse(String(entry.data));
+    } catch {
+      return; // a damaged entry has nothing left to clean up after
+    }
+    if (row && typeof row === 'object') await hook(row as Row, trx);
+  };
+}
 
 export function registerDialog(
   app: FastifyInstance,
@@ -33,31 +68,50 @@ export function registerDialog(
   if (!('call' in d)) return; // details dialogs read, they call nothing of their own
   const { method, path } = parseCall(d.call);
   const url = routerPath(urlOf(path));
-  const preHandler = guard(d.access ?? r.access.write);
+  const preHandler = guard(dialogAccess(r, d));
   const schema = bodySchema(r, d);
   const validBody = (request: FastifyRequest) => {
     const parsed = schema.safeParse(request.body ?? {});
     if (!parsed.success) throw badRequest(VALIDATION_FAILED, issuesByField(parsed.error));
-    return parsed.data as Record<string, unknown>;
+    return fromWire(d, parsed.data as Record<string, unknown>);
   };
   const id = (request: FastifyRequest) => (request.params as { id: string }).id;
+  const invalidate = (table: string) => cache.invalidate(table);
 
-  let handler: (request: FastifyRequest) => Promise<unknown>;
+  let handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
   switch (d.kind) {
     case 'create':
-      handler = (request) => createRecord(db, registry, r, validBody(request));
+      handler = (request) => createRecord(db, registry, r, validBody(request), writeContext(request));
       break;
     case 'update':
-      handler = (request) => updateRecord(db, registry, r, id(request), validBody(request));
+      handler = (request) => updateRecord(db, registry, r, id(request), validBody(request), writeContext(request));
       break;
     case 'remove':
-      handler = (request) => removeRecord(db, registry, r, id(request));
+      handler = async (request) => {
+        const result = await removeRecord(db, registry, r, id(request), {
+          recycle: d.recycle,
+          userId: request.user?.id as string | undefined,
+          afterRemove: afterRemoveOf(r),
+        });
+        if (d.recycle) invalidate(RECYCLE_BIN);
+        return result;
+      };
       break;
     case 'action': {
       const named = handlers[d.handler];
       if (!named) throw new Error(`Dialog ${type}: no server handler named '${d.handler}'`);
-      handler = (request) =>
-        named({ db, registry, resource: r, request, body: validBody(request), invalidate: (t) => cache.invalidate(t) });
+      handler = (request, reply) =>
+        named({
+          db,
+          registry,
+          resource: r,
+          request,
+          reply,
+          params: request.params as Record<string, string>,
+          query: request.query as Record<string, unknown>,
+          body: validBody(request),
+          invalidate,
+        });
       break;
     }
   }
@@ -66,10 +120,15 @@ export function registerDialog(
     url,
     preHandler,
     handler: async (request, reply) => {
-      const result = await handler(request);
-      cache.invalidate(r.name);
-      if (d.kind === 'create') reply.code(201);
-      return result;
+      let result: unknown;
+      try {
+        result = await handler(request, reply);
+      } finally {
+        // Also after a failure: an action handler may have written before it failed.
+        invalidate(r.name);
+      }
+      if (d.kind === 'create' && !reply.sent) reply.code(201);
+      return answer(reply, result);
     },
   });
 }

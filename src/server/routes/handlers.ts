@@ -1,25 +1,75 @@
 /**
- * Named server handlers for `action` dialogs, whose calls are more than a create, update or delete.
- * Manifests name them; features register them here.
+ * Named server handlers for `action` dialogs and `operations`, whose calls are more than a create,
+ * update or delete, and hooks that run after a resource's records are deleted. Manifests name the
+ * handlers; features add theirs with `registerHandlers` / `registerAfterRemove` when their module
+ * loads. The routes check every name a manifest uses when they are registered, so a module that
+ * registers handlers must be imported before `registerManifestRoutes` runs (app.ts imports them).
  */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Registry, ResourceDef } from '../../manifest/index.ts';
-import type { Db } from '../db/repository.ts';
+import type { Db, Row } from '../db/repository.ts';
+import { restoreFromBin } from './recycle.ts';
 
 export interface HandlerContext {
   db: Db;
   registry: Registry;
+  /** The resource that declares the dialog or operation. */
   resource: ResourceDef;
   request: FastifyRequest;
-  /** The body, already validated by the dialog's schema. */
+  /**
+   * The reply. A handler may send it itself (a file, a custom status): the route then answers what was
+   * sent and ignores the handler's result. Otherwise the result is answered as JSON (no result: 204).
+   */
+  reply: FastifyReply;
+  /** The path parameters (`request.params`). */
+  params: Record<string, string>;
+  /** The query string (`request.query`). */
+  query: Record<string, unknown>;
+  /**
+   * The body, already validated by the dialog's schema or the operation's `body`. An operation without
+   * `body` gets `{}`: a handler reading another kind of body (multipart) reads it from `request`.
+   */
   body: Record<string, unknown>;
   /**
-   * Marks a table as written, so cached reads of it are dropped. The dialog's own resource is marked
+   * Marks a table as written, so cached reads of it are dropped. The declaring resource is marked
    * after every call; a handler that writes other tables must mark them.
    */
   invalidate(table: string): void;
 }
 
-export type Handlers = Record<string, (context: HandlerContext) => Promise<unknown>>;
+export type Handler = (context: HandlerContext) => Promise<unknown>;
+export type Handlers = Record<string, Handler>;
 
-export const handlers: Handlers = {};
+/** Every named handler. Add to it with `registerHandlers`. */
+export const handlers: Handlers = { restoreFromBin };
+
+/** Adds named handlers; a name may be registered once only. */
+export function registerHandlers(more: Handlers) {
+  for (const [name, handler] of Object.entries(more)) {
+    if (handlers[name] && handlers[name] !== handler) throw new Error(`Server handler '${name}' is registered twice`);
+    handlers[name] = handler;
+  }
+}
+
+/** Runs in the delete's transaction, after a record was deleted for good (not moved to the recycle bin). */
+export type AfterRemove = (row: Row, trx: Db) => Promise<void>;
+
+/** Hooks run after a record of the resource (by name) is deleted. Add to it with `registerAfterRemove`. */
+export const afterRemove: Record<string, AfterRemove> = {};
+
+export function registerAfterRemove(resource: string, hook: AfterRemove) {
+  if (afterRemove[resource] && afterRemove[resource] !== hook) throw new Error(`afterRemove for '${resource}' is registered twice`);
+  afterRemove[resource] = hook;
+}
+
+/** Fails (at startup) when a manifest names a handler nobody registered. */
+export function checkHandlers(registry: Registry) {
+  const missing: string[] = [];
+  for (const r of registry.resources) {
+    for (const [type, d] of Object.entries(r.dialogs))
+      if (d.kind === 'action' && !handlers[d.handler]) missing.push(`dialog ${r.name}.${type} → '${d.handler}'`);
+    for (const [name, op] of Object.entries(r.operations))
+      if (!handlers[op.handler]) missing.push(`operation ${r.name}.${name} → '${op.handler}'`);
+  }
+  if (missing.length) throw new Error(`No server handler registered for: ${missing.join('; ')}`);
+}

@@ -1,6 +1,7 @@
 /**
- * Demo data for an empty database: one account per role (`<role>@demo.test`, password `demo1234`)
- * and a category tree of realistic size. Written through the same write path as the API.
+ * Demo data for an empty database: one account per role (`<role>@demo.test`, password `demo1234`),
+ * the country table, and (with `catalogue`) a category tree of realistic size and demo site content
+ * (./content.ts). Written straight with Kysely, in one transaction.
  */
 import { ROLES, type Registry } from '../../manifest/index.ts';
 import { slugify } from '../../domain/slug.ts';
@@ -8,12 +9,16 @@ import { hashPassword } from '../auth/password.ts';
 import { newId } from '../db/id.ts';
 import type { Db } from '../db/repository.ts';
 import { departments, subChildKinds, subKinds } from './category-tree.ts';
+import { seedContent, seedCountries } from './content.ts';
 
 export const DEMO_PASSWORD = 'demo1234';
 export const demoEmail = (role: string) => `${role}@demo.test`;
 
 export interface SeedOptions {
-  /** Seed the category tree too (tests that count rows leave it out). Default true. */
+  /**
+   * Seed the category tree and the demo content too (tests that count rows leave them out). Default
+   * true. The countries are reference data: seeded either way.
+   */
   catalogue?: boolean;
 }
 
@@ -41,7 +46,9 @@ export async function seedIfEmpty(db: Db, registry: Registry, options: SeedOptio
         })),
       )
       .execute();
+    await seedCountries(trx, registry, stamp);
     if (options.catalogue === false) return;
+    await seedContent(trx, registry, stamp);
     registry.resource('subChildCategories'); // the tree's tables must all be declared
     const rows = { categories: [] as object[], childCategories: [] as object[], subCategories: [] as object[], subChildCategories: [] as object[] };
     // Slugs are made unique by their place in the tree, so the seed never needs the time stamp.

@@ -1,0 +1,60 @@
+/**
+ * Fields filled as the user types in another one (`fill: { from, by: 'slug' }`, spec §5: a top
+ * category's href is made from its name by slug generation), until the user edits them.
+ */
+import type { FieldDef } from '../../manifest/index.ts';
+import { slugify } from '../../domain/slug.ts';
+
+type Data = Record<string, unknown>;
+
+export interface FillTarget {
+  /** The filled field. */
+  name: string;
+  /** The field it is made from. */
+  from: string;
+}
+
+export function fillTargets(fields: readonly FieldDef[]): FillTarget[] {
+  const names = new Set(fields.map((f) => f.name));
+  // A source the dialog does not pick never changes in it: nothing to follow.
+  return fields.filter((f) => f.fill && names.has(f.fill.from)).map((f) => ({ name: f.name, from: f.fill!.from }));
+}
+
+/** The filled value for a source text. */
+export function filledFrom(source: unknown): string {
+  return slugify(typeof source === 'string' ? source : source == null ? '' : String(source), { unique: false });
+}
+
+const textOf = (v: unknown) => (v == null ? '' : String(v));
+
+/**
+ * The targets that follow their source as the dialog opens: all of them on an empty field; on a
+ * stored value only when it is still what its source makes (the user never chose another).
+ */
+export function initialFollowing(targets: readonly FillTarget[], data: Data): Set<string> {
+  const following = new Set<string>();
+  for (const t of targets) {
+    const current = textOf(data[t.name]);
+    if (current === '' || current === filledFrom(data[t.from])) following.add(t.name);
+  }
+  return following;
+}
+
+/**
+ * The form data after one change from `prev` to `next`: a changed source refills the targets that
+ * still follow it; a target the user changed stops following (`following` is updated in place).
+ */
+export function applyFill(targets: readonly FillTarget[], prev: Data, next: Data, following: Set<string>): Data {
+  let out = next;
+  for (const t of targets) {
+    const sourceChanged = textOf(prev[t.from]) !== textOf(next[t.from]);
+    const targetChanged = textOf(prev[t.name]) !== textOf(next[t.name]);
+    if (targetChanged && !sourceChanged) {
+      following.delete(t.name);
+    } else if (sourceChanged && following.has(t.name)) {
+      const filled = filledFrom(next[t.from]);
+      if (textOf(out[t.name]) !== filled) out = { ...out, [t.name]: filled };
+    }
+  }
+  return out;
+}

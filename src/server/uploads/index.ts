@@ -1,0 +1,84 @@
+/**
+ * Uploads in the app: multipart parsing, the storage (a local folder or an S3-compatible bucket), the
+ * handlers the media manifest names, and serving stored files under ASSETS_PATH.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fastifyMultipart from '@fastify/multipart';
+import { ASSETS_PATH, DEFAULT_MAX_FILES, FILE_TYPES, MAX_FILE_BYTES } from '../../manifest/uploads.ts';
+import { MEDIA } from '../../../resources/system.ts';
+import type { UploadsConfig } from '../config.ts';
+import type { Db } from '../db/repository.ts';
+import { registerAfterRemove, registerHandlers } from '../routes/handlers.ts';
+import { deleteUpload, removeStoredFileOf, uploadFiles } from './handlers.ts';
+import { refusalOf, typeOfStoredPath } from './paths.ts';
+import { S3Storage } from './s3.ts';
+import { LocalStorage, type Storage } from './storage.ts';
+
+export { LocalStorage, S3Storage, type Storage };
+export { deleteUpload, removeStoredFileOf, uploadFiles };
+
+// The names `resources/system.ts` gives the media operations' handlers.
+registerHandlers({ uploadFiles, deleteUpload });
+
+/**
+ * The storages of the apps running in this process (one in production; tests may start several).
+ * The remove hook gets no app, only the deleted row: it removes the row's path from each, which is
+ * safe because stored names are random (24 hex) and never shared between storages.
+ */
+const liveStorages = new Set<Storage>();
+
+// Removing a gallery record (`DELETE /api/gallery/{id}`) removes its stored file too. It runs in the
+// delete's transaction: if the file cannot be removed, the record stays.
+registerAfterRemove(MEDIA, async (row) => {
+  await Promise.all([...liveStorages].map((storage) => removeStoredFileOf(storage, row)));
+});
+
+/** The storage the settings ask for: S3 when a bucket is configured, else the local folder. */
+export function storageOf(config: UploadsConfig): Storage {
+  return config.s3 ? new S3Storage(config.s3) : new LocalStorage(config.dir);
+}
+
+/** `attachment; filename=…` with an ASCII fallback and the UTF-8 name (RFC 6266 / 5987). */
+function attachment(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+export interface UploadsPluginOptions {
+  storage: Storage;
+  db: Db;
+}
+
+/**
+ * Registers multipart parsing and `GET ASSETS_PATH/*`, and decorates the app with its storage. Call
+ * before the manifest's routes, so the upload operation's route parses multipart bodies.
+ */
+export async function registerUploads(app: FastifyInstance, { storage, db }: UploadsPluginOptions) {
+  // The upload handler asks for its own limits per request; these hold for any other multipart route.
+  await app.register(fastifyMultipart, { limits: { fileSize: MAX_FILE_BYTES, files: DEFAULT_MAX_FILES, parts: 50 } });
+  app.decorate('uploads', storage);
+  liveStorages.add(storage);
+  app.addHook('onClose', async () => void liveStorages.delete(storage));
+
+  // Stored files are public (banners and images appear on the site), read-only and never overwritten.
+  app.get(`${ASSETS_PATH}/*`, async (request: FastifyRequest, reply) => {
+    const path = (request.params as { '*': string })['*'];
+    if (refusalOf(path)) return reply.code(404).send({ message: 'Not found.' });
+    const file = await storage.read(path);
+    if (!file) return reply.code(404).send({ message: 'Not found.' });
+    const type = FILE_TYPES[typeOfStoredPath(path)];
+    reply.header('Content-Type', type.mime);
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Cache-Control', 'public, max-age=3600');
+    if (file.size !== undefined) reply.header('Content-Length', file.size);
+    if ((request.query as Record<string, unknown>).download === '1') {
+      const row = await db.selectFrom(MEDIA).select('name').where('path', '=', path).executeTakeFirst();
+      reply.header('Content-Disposition', attachment(String(row?.name ?? path.split('/').pop())));
+    } else if (!type.image) {
+      // A PDF opens in the browser's viewer, but under its stored name.
+      reply.header('Content-Disposition', 'inline');
+    }
+    return reply.send(file.stream);
+  });
+}
+
