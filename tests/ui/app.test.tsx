@@ -14,6 +14,8 @@ const admin = { id: 'u1', name: 'Ada Admin', email: 'ada@example.com', role: 'ad
 const buyer = { ...admin, id: 'u2', name: 'Bo Buyer', role: 'user' };
 const CURRENT = 'GET /api/admin/v1/getcurrentuser';
 const CATEGORIES = 'GET /api/admin/v1/categories';
+/** The sidebar reads the admin-menu entries once an admin is signed in. */
+const ADMIN_MENUS = { 'GET /api/admin/v1/admin-menus/': listAnswer('adminMenus', []) };
 
 const renderApp = () => render(<App dataProvider={createDataProvider(registry)} authProvider={createAuthProvider()} />);
 
@@ -30,6 +32,7 @@ describe('sign-in', () => {
         return ok ? { body: admin } : { status: 401, body: { message: 'Wrong email or password.' } };
       },
       [CATEGORIES]: listAnswer('categories', []),
+      ...ADMIN_MENUS,
     });
     const user = userEvent.setup();
     renderApp();
@@ -60,7 +63,7 @@ describe('generated list screen', () => {
   ];
 
   it('lists categories with their columns, the menu by group, and the create/edit/delete actions', async () => {
-    const server = fakeServer({ [CURRENT]: () => ({ body: admin }), [CATEGORIES]: listAnswer('categories', rows) });
+    const server = fakeServer({ [CURRENT]: () => ({ body: admin }), [CATEGORIES]: listAnswer('categories', rows), ...ADMIN_MENUS });
     const user = userEvent.setup();
     renderApp();
 
@@ -97,6 +100,7 @@ describe('generated list screen', () => {
     const server = fakeServer({
       [CURRENT]: () => ({ body: admin }),
       [CATEGORIES]: (call) => listAnswer('categories', all)(call),
+      ...ADMIN_MENUS,
       'POST /api/admin/v1/categories': ({ body }) => {
         all.push({ id: '64b7f0c2a1d4e5f600000003', name: (body as { name: string }).name });
         return { status: 201, body: all.at(-1) };
@@ -125,7 +129,7 @@ describe('generated list screen', () => {
   });
 
   it('shows an empty state whose Create opens the create dialog', async () => {
-    fakeServer({ [CURRENT]: () => ({ body: admin }), [CATEGORIES]: listAnswer('categories', []) });
+    fakeServer({ [CURRENT]: () => ({ body: admin }), [CATEGORIES]: listAnswer('categories', []), ...ADMIN_MENUS });
     const user = userEvent.setup();
     renderApp();
     await screen.findByText('No categories yet');
