@@ -21,7 +21,7 @@ export const media = defineResource({
     field.text('name', { label: 'File name', list: true, searchable: true }),
     field.select('endpoint', UPLOAD_ENDPOINTS, { list: true }),
     field.text('type', { list: true, filterable: true }),
-    field.number('size', { label: 'Bytes', list: true, storage: 'integer' }),
+    field.number('size', { label: 'Size (bytes)', list: true, storage: 'integer' }),
     // The path after the images assets folder: what `DELETE /api/local-upload/delete?file=` names.
     field.text('path', { unique: true }),
     field.reference('uploadedBy', 'users', { label: 'Uploaded by' }),

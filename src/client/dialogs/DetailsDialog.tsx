@@ -4,11 +4,12 @@
  * first opens, so neither qrcode.react nor the gallery's preview is in the layout's chunk.
  */
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
-import { Button, CircularProgress, DialogActions, DialogContent, Stack } from '@mui/material';
+import { CircularProgress, DialogContent, Stack } from '@mui/material';
 import { Labeled, RecordContextProvider, ResourceContextProvider } from 'react-admin';
 import { labelOf, type DetailsDialog, type DetailsView, type FieldDef } from '../../manifest/index.ts';
 import { fieldDisplay } from '../generate/columns.tsx';
 import type { DialogBodyProps, DialogData } from './context.ts';
+import { CloseActions } from './DialogButtons.tsx';
 
 /** `id` is implicit in manifests, so it has no declaration to show it by; this stands in. */
 const ID_FIELD: FieldDef = { name: 'id', kind: 'text', storage: 'text', label: 'Id' };
@@ -50,11 +51,7 @@ function FieldList({ resource, dialog, onClose }: Pick<DialogBodyProps<DetailsDi
           })}
         </Stack>
       </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} autoFocus>
-          Close
-        </Button>
-      </DialogActions>
+      <CloseActions onClose={onClose} />
     </>
   );
 }

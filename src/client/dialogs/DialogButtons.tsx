@@ -1,6 +1,6 @@
 /** Cancel and the dialog's main action, which shows progress and locks while its call runs. */
 import type { ReactNode } from 'react';
-import { Button, CircularProgress } from '@mui/material';
+import { Button, CircularProgress, DialogActions } from '@mui/material';
 
 interface Props {
   busy: boolean;
@@ -33,5 +33,17 @@ export function DialogButtons({ busy, onCancel, children, busyLabel, color = 'pr
         {children}
       </Button>
     </>
+  );
+}
+
+/** The actions row of a read-only dialog: any actions of its own, then Close (focused first). */
+export function CloseActions({ onClose, children }: { onClose: () => void; children?: ReactNode }) {
+  return (
+    <DialogActions>
+      {children}
+      <Button onClick={onClose} autoFocus>
+        Close
+      </Button>
+    </DialogActions>
   );
 }

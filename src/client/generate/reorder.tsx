@@ -31,7 +31,6 @@ import {
   useRefresh,
   type DatagridProps,
   type DatagridRowProps,
-  type Identifier,
   type RaRecord,
 } from 'react-admin';
 import type { ListBehaviour, ResourceDef } from '../../manifest/index.ts';

@@ -4,16 +4,16 @@
  * them (as a gallery when more than 2), uploads them together with a progress bar and a Cancel, then
  * refreshes the list.
  */
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, Stack, Tooltip, Typography } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
 import CloudUploadIcon from '@mui/icons-material/CloudUpload';
 import { useRefresh } from 'react-admin';
 import type { UploadOptions } from '../../manifest/index.ts';
 import { DEFAULT_MAX_FILES, GALLERY_ABOVE, uploadMessages } from '../../manifest/uploads.ts';
-import { uploadFiles } from '../providers/upload.ts';
 import { useToast } from '../shell/toast.tsx';
-import { checkChosen, FilePicker, FilePreview, isAbort, limitsText, uploadFailure, UploadProgress } from './UploadWidget.tsx';
+import { checkChosen, FilePicker, FilePreview, limitsText, UploadProgress } from './UploadWidget.tsx';
+import { useUpload } from './use-upload.ts';
 
 export function UploadButton({ upload }: { upload: UploadOptions }) {
   const [open, setOpen] = useState(false);
@@ -34,11 +34,7 @@ function UploadDialog({ upload, onClose }: { upload: UploadOptions; onClose: () 
   const titleId = useId();
   const pickerId = useId();
   const [files, setFiles] = useState<File[]>([]);
-  const [progress, setProgress] = useState<number>();
-  const inFlight = useRef<AbortController | undefined>(undefined);
-  const busy = progress !== undefined;
-
-  useEffect(() => () => inFlight.current?.abort(), []);
+  const { progress, busy, run, cancel } = useUpload(upload.endpoint);
 
   async function add(more: File[]) {
     // Judged with what was chosen before: adding to a choice may break the count.
@@ -51,23 +47,11 @@ function UploadDialog({ upload, onClose }: { upload: UploadOptions; onClose: () 
     if (busy) return;
     const problem = await checkChosen(files, upload.endpoint, max);
     if (problem) return toast(problem);
-    const controller = new AbortController();
-    inFlight.current = controller;
-    setProgress(0);
-    try {
-      const urls = await uploadFiles(upload.endpoint, files, setProgress, controller.signal);
-      toast({ severity: 'success', title: 'Success!', description: urls.length === 1 ? 'File uploaded successfully.' : `${urls.length} files uploaded successfully.` });
-      onClose();
-      refresh();
-    } catch (error) {
-      if (!isAbort(error)) {
-        console.error('Upload failed', error);
-        toast(uploadFailure(error));
-      }
-    } finally {
-      if (inFlight.current === controller) inFlight.current = undefined;
-      setProgress(undefined);
-    }
+    const urls = await run(files);
+    if (!urls) return;
+    toast({ severity: 'success', title: 'Success!', description: urls.length === 1 ? 'File uploaded successfully.' : `${urls.length} files uploaded successfully.` });
+    onClose();
+    refresh();
   }
 
   const gallery = files.length > GALLERY_ABOVE;
@@ -127,7 +111,7 @@ function UploadDialog({ upload, onClose }: { upload: UploadOptions; onClose: () 
               ))}
             </Box>
           )}
-          {busy && <UploadProgress fraction={progress ?? 0} onCancel={() => inFlight.current?.abort()} />}
+          {busy && <UploadProgress fraction={progress ?? 0} onCancel={() => cancel()} />}
         </Stack>
       </DialogContent>
       <DialogActions>

@@ -8,6 +8,7 @@
  * gallery's Upload button, which uploads several files at once.
  */
 import { useEffect, useRef, useState, type DragEvent, type ReactNode } from 'react';
+import { useUpload } from './use-upload.ts';
 import { Box, Button, FormLabel, LinearProgress, Link, Stack, Typography } from '@mui/material';
 import CloudUploadIcon from '@mui/icons-material/CloudUpload';
 import DeleteIcon from '@mui/icons-material/Delete';
@@ -24,7 +25,7 @@ import {
   type FileType,
 } from '../../manifest/uploads.ts';
 import { SNIFF_BYTES, sniffFileType } from '../../domain/file-type.ts';
-import { deleteUploaded, uploadFiles } from '../providers/upload.ts';
+import { deleteUploaded } from '../providers/upload.ts';
 import { Thumbnail } from '../shell/Thumbnail.tsx';
 import { useToast, type Toast } from '../shell/toast.tsx';
 
@@ -71,22 +72,6 @@ export async function checkChosen(files: readonly File[], endpoint: UploadEndpoi
   return problems.length ? { severity: 'error', title: uploadMessages.validationTitle, description: problems.join('\n') } : undefined;
 }
 
-/** The toast for a failed upload: the server's answer when it refused, else the error's message. */
-export function uploadFailure(error: unknown): Toast {
-  const body = (error as { body?: { message?: unknown; errors?: Record<string, unknown> } })?.body;
-  const listed = Object.values(body?.errors ?? {})
-    .flat()
-    .filter((m): m is string => typeof m === 'string');
-  const message = typeof body?.message === 'string' ? body.message : undefined;
-  if (message && listed.length) return { severity: 'error', title: message, description: listed.join('\n') };
-  return {
-    severity: 'error',
-    title: 'Upload failed',
-    description: message ?? (error instanceof Error ? error.message : String(error)),
-  };
-}
-
-export const isAbort = (error: unknown) => (error as { name?: string })?.name === 'AbortError';
 
 /** Limits in words: "PNG, JPG or WEBP, up to 5 MB each". */
 export function limitsText(endpoint: UploadEndpoint, max: number): string {
@@ -250,15 +235,12 @@ export function UploadWidget(props: WidgetProps) {
   const value = typeof props.value === 'string' ? props.value.trim() : '';
   const [typing, setTyping] = useState(false);
   const [chosen, setChosen] = useState<File[]>([]);
-  const [progress, setProgress] = useState<number>();
+  const { progress, busy, run, cancel } = useUpload(upload.endpoint);
   const [uploaded, setUploaded] = useState<string[]>([]);
   // URLs uploaded while this form is open: removing or replacing one deletes it on the server.
   const ours = useRef(new Set<string>());
-  const inFlight = useRef<AbortController | undefined>(undefined);
   const off = disabled || readonly;
   const limitsId = `${id}__limits`;
-
-  useEffect(() => () => inFlight.current?.abort(), []);
 
   const forget = (urls: readonly string[]) => {
     for (const url of urls)
@@ -266,35 +248,22 @@ export function UploadWidget(props: WidgetProps) {
   };
 
   async function pick(files: File[]) {
-    if (off || inFlight.current) return;
+    if (off || busy) return;
     const problem = await checkChosen(files, upload.endpoint, max);
     if (problem) {
       toast(problem);
       return;
     }
-    const controller = new AbortController();
-    inFlight.current = controller;
     setChosen(files);
-    setProgress(0);
-    try {
-      const urls = await uploadFiles(upload.endpoint, files, setProgress, controller.signal);
-      if (controller.signal.aborted) return;
-      const previous = [...(value ? [value] : []), ...uploaded];
-      for (const url of urls) ours.current.add(url);
-      setUploaded(urls);
-      onChange(urls[0] ?? '');
-      // What this upload replaced goes, if it was uploaded here and never saved.
-      forget(previous.filter((url) => !urls.includes(url)));
-    } catch (error) {
-      if (!isAbort(error)) {
-        console.error('Upload failed', error);
-        toast(uploadFailure(error));
-      }
-    } finally {
-      if (inFlight.current === controller) inFlight.current = undefined;
-      setProgress(undefined);
-      setChosen([]);
-    }
+    const urls = await run(files);
+    setChosen([]);
+    if (!urls) return;
+    const previous = [...(value ? [value] : []), ...uploaded];
+    for (const url of urls) ours.current.add(url);
+    setUploaded(urls);
+    onChange(urls[0] ?? '');
+    // What this upload replaced goes, if it was uploaded here and never saved.
+    forget(previous.filter((url) => !urls.includes(url)));
   }
 
   function remove() {
@@ -304,7 +273,6 @@ export function UploadWidget(props: WidgetProps) {
   }
 
   const BaseInputTemplate = getTemplate('BaseInputTemplate', props.registry, props.options);
-  const busy = progress !== undefined;
   const shown = busy ? [] : uploaded.length ? uploaded : value ? [value] : [];
   const gallery = Math.max(shown.length, chosen.length) > GALLERY_ABOVE;
 
@@ -336,7 +304,7 @@ export function UploadWidget(props: WidgetProps) {
                 ))}
               </Stack>
               <Typography variant="body2">Uploading {chosen.map((f) => f.name).join(', ')}…</Typography>
-              <UploadProgress fraction={progress ?? 0} onCancel={() => inFlight.current?.abort()} />
+              <UploadProgress fraction={progress ?? 0} onCancel={cancel} />
             </Stack>
           ) : shown.length ? (
             <Stack spacing={1} sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 2 }}>

@@ -7,7 +7,6 @@ import {
   bodySchema,
   dialogAccess,
   fromWire,
-  issuesByField,
   parseCall,
   routerPath,
   urlOf,
@@ -20,8 +19,7 @@ import { guard } from '../auth/guard.ts';
 import type { Db, Row } from '../db/repository.ts';
 import type { ReadCache } from '../db/read-cache.ts';
 import { createRecord, removeRecord, updateRecord, type WriteContext } from '../db/writes.ts';
-import { badRequest, VALIDATION_FAILED } from '../errors.ts';
-import { afterRemove, type AfterRemove, type Handlers } from './handlers.ts';
+import { afterRemove, callHandler, validBody, type AfterRemove, type Handlers } from './handlers.ts';
 
 /** What a write takes from the request besides its body. */
 export function writeContext(request: FastifyRequest): WriteContext {
@@ -41,8 +39,8 @@ export function answer(reply: FastifyReply, result: unknown) {
  */
 function afterRemoveOf(r: ResourceDef): AfterRemove | undefined {
   if (r.name !== RECYCLE_BIN) return afterRemove[r.name];
-  return async (entry, trx) => {
-    await afterRemove[RECYCLE_BIN]?.(entry, trx);
+  return async (entry, trx, request) => {
+    await afterRemove[RECYCLE_BIN]?.(entry, trx, request);
     const hook = afterRemove[String(entry.resource)];
     if (!hook) return;
     let row: unknown;
@@ -51,7 +49,7 @@ function afterRemoveOf(r: ResourceDef): AfterRemove | undefined {
     } catch {
       return; // a damaged entry has nothing left to clean up after
     }
-    if (row && typeof row === 'object') await hook(row as Row, trx);
+    if (row && typeof row === 'object') await hook(row as Row, trx, request);
   };
 }
 
@@ -70,28 +68,25 @@ export function registerDialog(
   const url = routerPath(urlOf(path));
   const preHandler = guard(dialogAccess(r, d));
   const schema = bodySchema(r, d);
-  const validBody = (request: FastifyRequest) => {
-    const parsed = schema.safeParse(request.body ?? {});
-    if (!parsed.success) throw badRequest(VALIDATION_FAILED, issuesByField(parsed.error));
-    return fromWire(d, parsed.data as Record<string, unknown>);
-  };
+  const storedBody = (request: FastifyRequest) => fromWire(d, validBody(schema, request.body));
   const id = (request: FastifyRequest) => (request.params as { id: string }).id;
   const invalidate = (table: string) => cache.invalidate(table);
 
   let handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
   switch (d.kind) {
     case 'create':
-      handler = (request) => createRecord(db, registry, r, validBody(request), writeContext(request));
+      handler = (request) => createRecord(db, registry, r, storedBody(request), writeContext(request));
       break;
     case 'update':
-      handler = (request) => updateRecord(db, registry, r, id(request), validBody(request), writeContext(request));
+      handler = (request) => updateRecord(db, registry, r, id(request), storedBody(request), writeContext(request));
       break;
     case 'remove':
       handler = async (request) => {
+        const hook = afterRemoveOf(r);
         const result = await removeRecord(db, registry, r, id(request), {
           recycle: d.recycle,
           userId: request.user?.id as string | undefined,
-          afterRemove: afterRemoveOf(r),
+          afterRemove: hook && ((row, trx) => hook(row, trx, request)),
         });
         if (d.recycle) invalidate(RECYCLE_BIN);
         return result;
@@ -101,17 +96,7 @@ export function registerDialog(
       const named = handlers[d.handler];
       if (!named) throw new Error(`Dialog ${type}: no server handler named '${d.handler}'`);
       handler = (request, reply) =>
-        named({
-          db,
-          registry,
-          resource: r,
-          request,
-          reply,
-          params: request.params as Record<string, string>,
-          query: request.query as Record<string, unknown>,
-          body: validBody(request),
-          invalidate,
-        });
+        callHandler(named, { db, registry, resource: r, invalidate }, request, reply, storedBody(request));
       break;
     }
   }

@@ -5,8 +5,10 @@
  * loads. The routes check every name a manifest uses when they are registered, so a module that
  * registers handlers must be imported before `registerManifestRoutes` runs (app.ts imports them).
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Registry, ResourceDef } from '../../manifest/index.ts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { issuesByField, type Registry, type ResourceDef } from '../../manifest/index.ts';
+import { badRequest, VALIDATION_FAILED } from '../errors.ts';
 import type { Db, Row } from '../db/repository.ts';
 import { restoreFromBin } from './recycle.ts';
 
@@ -37,8 +39,39 @@ export interface HandlerContext {
   invalidate(table: string): void;
 }
 
-export type Handler = (context: HandlerContext) => Promise<unknown>;
+export type Handler = ((context: HandlerContext) => Promise<unknown>) & {
+  /**
+   * Prepares the route's own plugin scope (multipart parsing for uploads), so what one handler needs
+   * is not paid by every other request.
+   */
+  scope?: (route: FastifyInstance) => Promise<void>;
+};
 export type Handlers = Record<string, Handler>;
+
+/** A request body judged by `schema`: its parsed value, or a 400 with the messages by field. */
+export function validBody(schema: z.ZodType, raw: unknown): Record<string, unknown> {
+  const parsed = schema.safeParse(raw ?? {});
+  if (!parsed.success) throw badRequest(VALIDATION_FAILED, issuesByField(parsed.error));
+  return parsed.data as Record<string, unknown>;
+}
+
+/** Calls a named handler for a request: what dialogs' actions and operations share. */
+export function callHandler(
+  named: Handler,
+  base: Pick<HandlerContext, 'db' | 'registry' | 'resource' | 'invalidate'>,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: Record<string, unknown>,
+): Promise<unknown> {
+  return named({
+    ...base,
+    request,
+    reply,
+    params: request.params as Record<string, string>,
+    query: request.query as Record<string, unknown>,
+    body,
+  });
+}
 
 /** Every named handler. Add to it with `registerHandlers`. */
 export const handlers: Handlers = { restoreFromBin };
@@ -51,8 +84,11 @@ export function registerHandlers(more: Handlers) {
   }
 }
 
-/** Runs in the delete's transaction, after a record was deleted for good (not moved to the recycle bin). */
-export type AfterRemove = (row: Row, trx: Db) => Promise<void>;
+/**
+ * Runs in the delete's transaction, after a record was deleted for good (not moved to the recycle bin),
+ * with the request that deleted it (whose `server` is the app: its storage, its settings).
+ */
+export type AfterRemove = (row: Row, trx: Db, request: FastifyRequest) => Promise<void>;
 
 /** Hooks run after a record of the resource (by name) is deleted. Add to it with `registerAfterRemove`. */
 export const afterRemove: Record<string, AfterRemove> = {};

@@ -8,7 +8,7 @@ import { ASSETS_PATH, DEFAULT_MAX_FILES, FILE_TYPES, MAX_FILE_BYTES } from '../.
 import { MEDIA } from '../../../resources/system.ts';
 import type { UploadsConfig } from '../config.ts';
 import type { Db } from '../db/repository.ts';
-import { registerAfterRemove, registerHandlers } from '../routes/handlers.ts';
+import { registerAfterRemove, registerHandlers, type Handler } from '../routes/handlers.ts';
 import { deleteUpload, removeStoredFileOf, uploadFiles } from './handlers.ts';
 import { refusalOf, typeOfStoredPath } from './paths.ts';
 import { S3Storage } from './s3.ts';
@@ -17,21 +17,20 @@ import { LocalStorage, type Storage } from './storage.ts';
 export { LocalStorage, S3Storage, type Storage };
 export { deleteUpload, removeStoredFileOf, uploadFiles };
 
-// The names `resources/system.ts` gives the media operations' handlers.
-registerHandlers({ uploadFiles, deleteUpload });
+// Only the upload route parses multipart bodies: the plugin's hooks would otherwise run on every request.
+// The handler asks for its own limits per request; these are the ceiling.
+const upload: Handler = Object.assign(uploadFiles, {
+  scope: async (route: FastifyInstance) => {
+    await route.register(fastifyMultipart, { limits: { fileSize: MAX_FILE_BYTES, files: DEFAULT_MAX_FILES, parts: 50 } });
+  },
+});
 
-/**
- * The storages of the apps running in this process (one in production; tests may start several).
- * The remove hook gets no app, only the deleted row: it removes the row's path from each, which is
- * safe because stored names are random (24 hex) and never shared between storages.
- */
-const liveStorages = new Set<Storage>();
+// The names `resources/system.ts` gives the media operations' handlers.
+registerHandlers({ uploadFiles: upload, deleteUpload });
 
 // Removing a gallery record (`DELETE /api/gallery/{id}`) removes its stored file too. It runs in the
 // delete's transaction: if the file cannot be removed, the record stays.
-registerAfterRemove(MEDIA, async (row) => {
-  await Promise.all([...liveStorages].map((storage) => removeStoredFileOf(storage, row)));
-});
+registerAfterRemove(MEDIA, (row, _trx, request) => removeStoredFileOf(request.server.uploads, row));
 
 /** The storage the settings ask for: S3 when a bucket is configured, else the local folder. */
 export function storageOf(config: UploadsConfig): Storage {
@@ -50,15 +49,11 @@ export interface UploadsPluginOptions {
 }
 
 /**
- * Registers multipart parsing and `GET ASSETS_PATH/*`, and decorates the app with its storage. Call
- * before the manifest's routes, so the upload operation's route parses multipart bodies.
+ * Registers `GET ASSETS_PATH/*` and decorates the app with its storage, which the upload and delete
+ * handlers and the remove hook use. Call before the manifest's routes.
  */
 export async function registerUploads(app: FastifyInstance, { storage, db }: UploadsPluginOptions) {
-  // The upload handler asks for its own limits per request; these hold for any other multipart route.
-  await app.register(fastifyMultipart, { limits: { fileSize: MAX_FILE_BYTES, files: DEFAULT_MAX_FILES, parts: 50 } });
   app.decorate('uploads', storage);
-  liveStorages.add(storage);
-  app.addHook('onClose', async () => void liveStorages.delete(storage));
 
   // Stored files are public (banners and images appear on the site), read-only and never overwritten.
   app.get(`${ASSETS_PATH}/*`, async (request: FastifyRequest, reply) => {

@@ -3,16 +3,24 @@
  * action, its name, type and size. Spec §8: download errors are only logged; a short note says so.
  */
 import { useState } from 'react';
-import { Alert, Box, Button, DialogActions, DialogContent, Link, Stack, Typography } from '@mui/material';
+import { Alert, Box, Button, DialogContent, Link, Stack, Typography } from '@mui/material';
 import DownloadIcon from '@mui/icons-material/Download';
 import DescriptionIcon from '@mui/icons-material/Description';
 import { downloadFile, storedPathOf } from '../../providers/upload.ts';
 import { LOGO_FALLBACK } from '../../shell/Thumbnail.tsx';
+import { CloseActions } from '../DialogButtons.tsx';
+import { labelOf } from '../../../manifest/index.ts';
+import { media } from '../../../../resources/system.ts';
 
 export interface GalleryImageViewProps {
   record: Record<string, unknown>;
   onClose: () => void;
 }
+
+/** The labels the media manifest gives the fields this view shows. */
+const LABELS = Object.fromEntries(
+  ['name', 'type', 'size'].map((name) => [name, labelOf(media.fields.find((f) => f.name === name)!)]),
+) as Record<'name' | 'type' | 'size', string>;
 
 const text = (v: unknown) => (typeof v === 'string' ? v : v == null ? '' : String(v));
 
@@ -86,7 +94,7 @@ export function GalleryImageView({ record, onClose }: GalleryImageViewProps) {
           </Box>
           <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 2, rowGap: 0.5, m: 0 }}>
             <Typography component="dt" color="text.secondary">
-              File name
+              {LABELS.name}
             </Typography>
             <Typography component="dd" sx={{ m: 0, overflowWrap: 'anywhere' }}>
               {name}
@@ -94,7 +102,7 @@ export function GalleryImageView({ record, onClose }: GalleryImageViewProps) {
             {type && (
               <>
                 <Typography component="dt" color="text.secondary">
-                  Type
+                  {LABELS.type}
                 </Typography>
                 <Typography component="dd" sx={{ m: 0 }}>
                   {type}
@@ -104,7 +112,7 @@ export function GalleryImageView({ record, onClose }: GalleryImageViewProps) {
             {size && (
               <>
                 <Typography component="dt" color="text.secondary">
-                  Size
+                  {LABELS.size}
                 </Typography>
                 <Typography component="dd" sx={{ m: 0 }}>
                   {size}
@@ -119,14 +127,11 @@ export function GalleryImageView({ record, onClose }: GalleryImageViewProps) {
           )}
         </Stack>
       </DialogContent>
-      <DialogActions>
+      <CloseActions onClose={onClose}>
         <Button startIcon={<DownloadIcon />} onClick={() => void download()} disabled={!url || busy}>
           {busy ? 'Downloading' : 'Download'}
         </Button>
-        <Button onClick={onClose} autoFocus>
-          Close
-        </Button>
-      </DialogActions>
+      </CloseActions>
     </>
   );
 }

@@ -3,9 +3,10 @@
  * 'Scan the qr code'. A record without a stored image shows the QR code of its title, drawn live.
  * The image shrinks to the dialog's width on narrow screens.
  */
-import { Box, Button, DialogActions, DialogContent, Stack, Typography } from '@mui/material';
+import { Box, DialogContent, Stack, Typography } from '@mui/material';
 import { QRCodeCanvas } from 'qrcode.react';
 import { QR_DRAWING, QR_SIZE, qrAlt } from '../../widgets/qr.ts';
+import { CloseActions } from '../DialogButtons.tsx';
 
 export interface QrCodeViewProps {
   record: Record<string, unknown>;
@@ -37,11 +38,7 @@ export function QrCodeView({ record, onClose }: QrCodeViewProps) {
           <Typography color="text.secondary">Scan the qr code</Typography>
         </Stack>
       </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} autoFocus>
-          Close
-        </Button>
-      </DialogActions>
+      <CloseActions onClose={onClose} />
     </>
   );
 }
