@@ -18,7 +18,7 @@ import {
 } from './content.ts';
 import { cities, countries, currencies } from './places.ts';
 import { users } from './people.ts';
-import { media, recycleBin } from './system.ts';
+import { auditLog, media, recycleBin } from './system.ts';
 
 export const registry = createRegistry([
   categories,
@@ -44,4 +44,5 @@ export const registry = createRegistry([
   siteSettings,
   media,
   recycleBin,
+  auditLog,
 ]);

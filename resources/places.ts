@@ -7,6 +7,10 @@ const access = { read: 'signedIn', write: ['admin'] } as const;
 const status = () =>
   field.number('status', {
     rule: z.union([z.literal(0), z.literal(1)], { error: 'Status must be 1 (active) or 0.' }),
+    choices: [
+      { value: 1, label: 'Active', tone: 'success' },
+      { value: 0, label: 'Inactive', tone: 'default' },
+    ],
     default: 1,
     createdWith: 1,
     list: true,
@@ -75,7 +79,18 @@ export const currencies = defineResource({
     status(),
   ],
   reads: { list: read.list('GET /currencies', { scope: byStatus }) },
-  defaultRecord: { read: 'GET /currencies/settings', write: 'PUT /currencies/settings', key: 'defaultCurrency' },
+  defaultRecord: {
+    read: 'GET /currencies/settings',
+    write: 'PUT /currencies/settings',
+    key: 'defaultCurrency',
+    // Prices are shown in the default currency: an inactive one cannot be it.
+    requires: {
+      field: 'status',
+      value: 1,
+      refused: 'Only an active currency can be the default. Make it active first.',
+      kept: 'The default currency must stay active. Make another currency the default first.',
+    },
+  },
   dialogs: {
     addCurrencyModal: dialog.create({
       pick: ['name', 'symbal', 'code', 'rate', 'country'],

@@ -19,9 +19,18 @@ export const media = defineResource({
   fields: [
     field.image('url', { label: 'Preview', list: true }),
     field.text('name', { label: 'File name', list: true, searchable: true }),
-    field.select('endpoint', UPLOAD_ENDPOINTS, { list: true }),
+    field.select('endpoint', UPLOAD_ENDPOINTS, {
+      list: true,
+      choices: [
+        { value: 'payoutInvoice', label: 'Payout invoice' },
+        { value: 'blogcategory', label: 'Blog category' },
+        { value: 'pagefile', label: 'Page file' },
+        { value: 'banners', label: 'Banner' },
+        { value: 'profilepics', label: 'Profile picture' },
+      ],
+    }),
     field.text('type', { list: true, filterable: true }),
-    field.number('size', { label: 'Size (bytes)', list: true, storage: 'integer' }),
+    field.number('size', { list: true, storage: 'integer', display: 'bytes' }),
     // The path after the images assets folder: what `DELETE /api/local-upload/delete?file=` names.
     field.text('path', { unique: true }),
     field.reference('uploadedBy', 'users', { label: 'Uploaded by' }),
@@ -53,7 +62,7 @@ export const recycleBin = defineResource({
   menu: { group: 'Settings', icon: 'RestoreFromTrash' },
   fields: [
     field.text('title', { label: 'Record', list: true, searchable: true }),
-    field.text('resource', { label: 'From', list: true, filterable: true }),
+    field.text('resource', { label: 'From', list: true, filterable: true, display: 'resource' }),
     field.text('recordId'),
     // The record as it was, as JSON: restoring writes it back under its own id.
     field.textarea('data'),
@@ -72,5 +81,38 @@ export const recycleBin = defineResource({
       missing: 'Recycled record is missing.',
       success: 'Record deleted for good.',
     }),
+  },
+});
+
+/** The table every write appends to (DESIGN.md: "Every write appends an audit entry"); only the server writes it. */
+export const AUDIT_LOG = 'auditLog';
+
+/**
+ * The audit log: one entry per record a write changed, appended in the write's own transaction, so a
+ * refused or rolled-back write leaves none. Who is kept as the user's id, email and role at the time
+ * (a snapshot, not a reference: history must not stop a user from being deleted).
+ */
+export const auditLog = defineResource({
+  name: AUDIT_LOG,
+  label: 'Audit entry',
+  plural: 'Audit log',
+  access: { read: ['admin'], write: [] },
+  title: 'action',
+  menu: { group: 'Settings', icon: 'History' },
+  fields: [
+    field.text('at', { label: 'When', list: true, display: 'datetime' }),
+    field.text('user', { label: 'Who', list: true, searchable: true }),
+    field.text('userId', { label: 'User id', filterable: true }),
+    field.text('role', { list: true }),
+    field.text('resource', { list: true, filterable: true, display: 'resource' }),
+    field.text('recordId', { label: 'Record id', list: true, filterable: true }),
+    field.text('action', { list: true, filterable: true }),
+    // `{ field: { before, after } }` as JSON: only the fields the write changed, never a secret.
+    field.textarea('changes'),
+  ],
+  sort: { field: 'at', order: 'DESC' },
+  reads: { list: read.list('GET /audit-log') },
+  dialogs: {
+    auditEntryDetails: dialog.details({ show: ['at', 'user', 'role', 'resource', 'recordId', 'action', 'changes'] }),
   },
 });

@@ -1,10 +1,11 @@
 /**
  * `npm run bench [-- <resource>… --rows N --duration S --runs N --connections 10,50 --warmup S --seed N
- *                   --pg --cold --no-browser --out file]`
+ *                   --pg --cold --cache-mb N --no-browser --out file]`
  *
  * Seeds a fresh database with N valid rows of a manifest resource (default: the largest with both a
  * list and a one read), then measures our server against json-server 0.17 over the same rows and
- * against a bare Fastify ceiling, each in a child process, one scenario after another. Writes
+ * against a bare Fastify ceiling, each in a child process, one scenario after another, and our server's
+ * memory (RSS and heap used, after a full GC) when it starts and after each scenario. Writes
  * scripts/bench/results.json and prints a table with the issue's goals. A report: missed goals still
  * exit 0; errors (a server failing, more than 1% non-2xx answers) exit 1.
  */
@@ -15,10 +16,12 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { registry } from '../../resources/index.ts';
 import type { ResourceDef } from '../../src/manifest/index.ts';
+import { parseReadCacheBytes } from '../../src/server/config.ts';
 import { connect, dropSchema } from '../../src/server/db/connect.ts';
 import { DEMO_PASSWORD, demoEmail } from '../../src/server/seed/index.ts';
 import { browserAvailable, dialogOpenTiming } from './browser.ts';
 import { lowerOf, measureOnce, type Figures } from './measure.ts';
+import { memoryOf, type MemorySample } from './memory.ts';
 import { preflight, ask, type Check } from './preflight.ts';
 import { DIALOG_GOAL_MS, row, table, writeResults, type ResourceResult, type Results } from './report.ts';
 import { buildScenarios, SERVER_LABELS, SERVERS, type ServerKey } from './scenarios.ts';
@@ -36,6 +39,7 @@ const { values: args, positionals } = parseArgs({
     seed: { type: 'string', default: '1' },
     pg: { type: 'boolean', default: false },
     cold: { type: 'boolean', default: false },
+    'cache-mb': { type: 'string' },
     'no-browser': { type: 'boolean', default: false },
     out: { type: 'string', default: join(import.meta.dirname, 'results.json') },
     help: { type: 'boolean', short: 'h', default: false },
@@ -43,8 +47,12 @@ const { values: args, positionals } = parseArgs({
 });
 if (args.help) {
   console.log(
-    'npm run bench -- [resource…] [--rows 50000] [--duration 10] [--runs 2] [--connections 10,50] [--warmup S] [--seed 1] [--pg] [--cold] [--no-browser] [--out file]\n' +
-      '  --cold  every read gets a unique `_=<n>` parameter: measures the database path of a server that caches answers by URL',
+    'npm run bench -- [resource…] [--rows 50000] [--duration 10] [--runs 2] [--connections 10,50] [--warmup S] [--seed 1] [--pg] [--cold] [--cache-mb N] [--no-browser] [--out file]\n' +
+      '  --cold        every read gets a unique `_=<n>` parameter (a server caching by URL misses its cache) and ours runs\n' +
+      '                with its read cache off: measures the database path\n' +
+      '  --cache-mb N  ours\' read-cache bound in MiB (READ_CACHE_MB; default: the server\'s 64, 0 with --cold);\n' +
+      '                `--cold --cache-mb 64` sends the cache-busting parameters to a caching server\n' +
+      '  ours\' memory (RSS, heap used) is reported at its start and after each scenario',
   );
   process.exit(0);
 }
@@ -54,6 +62,14 @@ const positive = (name: string, v: string) => {
   if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number, not '${v}'`);
   return n;
 };
+const MiB = 1024 * 1024;
+/** Ours' read-cache bound, MiB: given, else off for a cold run, else what the server would take (READ_CACHE_MB or 64). */
+const cacheMbOf = (value: string | undefined, name: string) => {
+  if (value !== undefined && !(Number(value) >= 0)) throw new Error(`${name} must be a number of MiB (0 or more), not '${value}'`);
+  return parseReadCacheBytes(value) / MiB;
+};
+const cacheMb =
+  args['cache-mb'] !== undefined ? cacheMbOf(args['cache-mb'], '--cache-mb') : args.cold ? 0 : cacheMbOf(process.env.READ_CACHE_MB, 'READ_CACHE_MB');
 const rows = Math.floor(positive('rows', args.rows));
 const duration = positive('duration', args.duration);
 const runs = Math.floor(positive('runs', args.runs));
@@ -89,7 +105,7 @@ const results: Results = {
     resources: targets.map((t) => t.name),
     loadAtStart: loadavg().map((x) => Math.round(x * 100) / 100),
   },
-  options: { rows, duration, runs, connections, warmup, seed: seedNumber, cold: args.cold, browser: useBrowser },
+  options: { rows, duration, runs, connections, warmup, seed: seedNumber, cold: args.cold, cacheMb, browser: useBrowser },
   resources: [],
   errors,
 };
@@ -123,7 +139,8 @@ async function benchResource(r: ResourceDef): Promise<ResourceResult> {
     writeJsonServerDb(dbJson, seeded);
     log(`  seeded in ${(seeded.millis / 1000).toFixed(1)} s; db.json for json-server written`);
 
-    const ours = await startOurs(dbOptions);
+    const ours = await startOurs({ ...dbOptions, cacheMb });
+    const memory: MemorySample[] = [await memoryOf(ours.url, 'start')];
     const cookie = await login(ours);
     const json = await startJsonServer(dbJson, `/${r.name}?_start=0&_end=1`);
     const { scenarios, notes } = buildScenarios({ registry, resource: r, seeded, cookie, seed: seedNumber, cold: args.cold });
@@ -162,12 +179,14 @@ async function benchResource(r: ResourceDef): Promise<ResourceResult> {
       checks,
       notes,
       results: [],
+      cacheMb,
+      memory,
     };
 
     // One measurement at a time: scenario, then connections, then run, the three servers interleaved.
     const total = scenarios.length * connections.length * runs * SERVERS.length;
     let done = 0;
-    for (const s of scenarios)
+    for (const s of scenarios) {
       for (const c of connections) {
         const figures: Record<ServerKey, Figures[]> = { ours: [], jsonServer: [], ceiling: [] };
         for (let run = 1; run <= runs; run++)
@@ -191,6 +210,8 @@ async function benchResource(r: ResourceDef): Promise<ResourceResult> {
             );
         result.results.push(row(s.key, c, measured, duration));
       }
+      memory.push(await memoryOf(ours.url, `after ${s.key}`));
+    }
     await Promise.all([ours.stop(), json.stop(), ceiling.stop()]);
 
     if (useBrowser) {

@@ -4,6 +4,7 @@ import type { Measured } from './measure.ts';
 import type { ScenarioKey, ServerKey } from './scenarios.ts';
 import type { DialogOpen } from './browser.ts';
 import type { Check } from './preflight.ts';
+import type { MemorySample } from './memory.ts';
 
 export interface Row {
   scenario: ScenarioKey;
@@ -27,6 +28,10 @@ export interface ResourceResult {
   checks: Check[];
   notes: string[];
   results: Row[];
+  /** Ours' read-cache bound, MiB (0: off). */
+  cacheMb: number;
+  /** Ours' memory when it started and after each scenario. */
+  memory: MemorySample[];
   dialogOpen?: DialogOpen;
 }
 
@@ -84,6 +89,22 @@ const num = (n: number | undefined | null, digits = 0) =>
 const ms = (n: number | undefined) => (n === 0 ? '<1' : num(n));
 const ratio = (n: number | null) => (n === null ? '—' : n >= 100 ? `${num(n)}×` : n >= 10 ? `${num(n, 1)}×` : `${num(n, 2)}×`);
 
+/** Ours' memory samples, each with its growth since the start. */
+function memoryLines(r: ResourceResult): string[] {
+  if (!r.memory.length) return [];
+  const [start] = r.memory;
+  const delta = (n: number) => (n >= 0 ? `+${num(n, 1)}` : num(n, 1));
+  const width = Math.max(...r.memory.map((m) => m.at.length));
+  return [
+    `ours' memory, MiB${start.collected ? ' after a full GC' : ''} (read cache ${r.cacheMb ? `≤ ${num(r.cacheMb, r.cacheMb < 1 ? 2 : 0)} MiB` : 'off'}):`,
+    ...r.memory.map(
+      (m) =>
+        `  ${m.at.padEnd(width)}  RSS ${num(m.rssMB, 1).padStart(7)}  heap used ${num(m.heapUsedMB, 1).padStart(7)}` +
+        (m === start ? '' : `  (${delta(m.rssMB - start.rssMB)} / ${delta(m.heapUsedMB - start.heapUsedMB)})`),
+    ),
+  ];
+}
+
 export function table(r: ResourceResult): string {
   const head = ['scenario', 'conns', 'ours req/s', 'json-server', 'ceiling', 'p50 ms', 'p99 ms', 'ours/json-server', 'ours/ceiling', 'goals'];
   const body = r.results.map((x) => [
@@ -101,7 +122,7 @@ export function table(r: ResourceResult): string {
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const right = new Set([1, 2, 3, 4, 5, 6, 7, 8]);
   const line = (cells: string[]) => cells.map((c, i) => (right.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
-  const out = [line(head), widths.map((w) => '─'.repeat(w)).join('  '), ...body.map(line)];
+  const out = [line(head), widths.map((w) => '─'.repeat(w)).join('  '), ...body.map(line), '', ...memoryLines(r)];
   const d = r.dialogOpen;
   if (d) {
     if (d.status === 'measured')

@@ -35,8 +35,9 @@ export interface ScenarioContext {
   seed: number;
   /**
    * Make every read's URL unique with a `_=<n>` parameter (jQuery's cache buster, which json-server
-   * ignores by design and our list query parser ignores as unknown): a server that caches answers by
-   * URL then shows what its database path costs, not its cache.
+   * ignores by design and ours ignores as unknown): a server that caches answers by URL then shows what
+   * its database path costs, not its cache. Ours keys its cache by the query it runs, so the parameter
+   * does not get past it: a cold run starts ours with its cache off (index.ts).
    */
   cold?: boolean;
 }
@@ -189,7 +190,7 @@ export function buildScenarios(ctx: ScenarioContext): { scenarios: Scenario[]; n
   if (ctx.cold) {
     for (const s of scenarios)
       if (s.ours.method === 'GET') for (const k of ['ours', 'jsonServer', 'ceiling'] as const) s[k] = bust(s[k]);
-    notes.push('cold: every read carried a unique `_=<n>` parameter, so no answer could come from a cache keyed by URL.');
+    notes.push('cold: every read carried a unique `_=<n>` parameter, so no answer could come from a cache keyed by URL (ours ignores it: see its read cache below).');
   }
   return { scenarios, notes };
 }

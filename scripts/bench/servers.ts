@@ -57,11 +57,14 @@ function track(name: string, proc: ChildProcess, port: number): Child {
   return child;
 }
 
-/** Spawns a TypeScript child that prints `{"port":…}` on its first line once it listens. */
-function spawnTs(name: string, script: string, args: string[], timeoutMs = 60_000): Promise<Child> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', join(here, script), ...args], {
+/**
+ * Spawns a TypeScript child that prints `{"port":…}` on its first line once it listens. It may collect
+ * its garbage on demand (`--expose-gc`), so the memory it reports is what it holds.
+ */
+function spawnTs(name: string, script: string, args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 60_000): Promise<Child> {
+  const proc = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', join(here, script), ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_ENV: 'production' },
+    env: { ...process.env, NODE_ENV: 'production', ...env },
   });
   let stderr = '';
   proc.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)));
@@ -75,17 +78,21 @@ function spawnTs(name: string, script: string, args: string[], timeoutMs = 60_00
     };
     proc.once('exit', (code) => fail(new Error(`${name} exited with ${code} before listening`)));
     proc.once('error', fail);
-    proc.stdout!.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       out += chunk.toString();
       const line = out.split('\n').find((l) => l.startsWith('{'));
       if (!line || !out.includes('\n')) return;
       clearTimeout(timer);
+      // Once: what the child prints later (its shutdown messages) must not start it over, which would
+      // drop the exit listener `track` adds and leave `stop()` waiting forever.
+      proc.stdout!.off('data', onData);
       proc.removeAllListeners('exit');
       const { port } = JSON.parse(line) as { port: number };
       const child = track(name, proc, port);
       proc.stdout!.resume();
       resolve(child);
-    });
+    };
+    proc.stdout!.on('data', onData);
   });
 }
 
@@ -94,6 +101,8 @@ export interface OursOptions {
   url?: string;
   schema?: string;
   clientDir?: string;
+  /** Ours' read-cache bound, MiB (`READ_CACHE_MB`; 0: no cache); left out, the server's default. */
+  cacheMb?: number;
 }
 
 export function startOurs(o: OursOptions, name = 'ours'): Promise<Child> {
@@ -102,7 +111,7 @@ export function startOurs(o: OursOptions, name = 'ours'): Promise<Child> {
   if (o.url) args.push('--url', o.url);
   if (o.schema) args.push('--schema', o.schema);
   if (o.clientDir) args.push('--client-dir', o.clientDir);
-  return spawnTs(name, 'serve-ours.ts', args);
+  return spawnTs(name, 'serve-ours.ts', args, o.cacheMb === undefined ? {} : { READ_CACHE_MB: String(o.cacheMb) });
 }
 
 export function startCeiling(routesFile: string): Promise<Child> {

@@ -37,6 +37,8 @@ const ErrorPage = deferred(() => loadPages().then((m) => m.ErrorPage));
 const NotFound = deferred<object>(() => loadPages().then((m) => m.NotFound));
 const AccessDenied = deferred(() => loadPages().then((m) => m.AccessDenied));
 const AuthenticationError = deferred(() => loadPages().then((m) => m.AuthenticationError));
+// The landing page after sign-in (counts per list, recent changes): its code loads with it.
+const Dashboard = deferred(() => import('./shell/Dashboard.tsx').then((m) => m.Dashboard), <LoadingPage />);
 
 let generate: ((role: unknown) => ReactElement[]) | undefined;
 
@@ -80,6 +82,7 @@ export function App({ dataProvider = defaults.dataProvider, authProvider = defau
             requireAuth
             disableTelemetry
             layout={AppLayout}
+            dashboard={Dashboard}
             loginPage={LoginPage}
             loading={LoadingPage}
             error={ErrorPage}

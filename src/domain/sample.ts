@@ -6,7 +6,7 @@
  * Pure: no Node-only APIs, ids of other records come from the caller.
  */
 import { z } from 'zod';
-import { bodySchema, pickedFields, type DialogDef, type FieldDef, type ResourceDef } from '../manifest/index.ts';
+import { bodySchema, pickedFields, ruleOf, type DialogDef, type FieldDef, type ResourceDef } from '../manifest/index.ts';
 import { slugify } from './slug.ts';
 
 /** A small seeded PRNG (mulberry32): fast, repeatable, good enough for sample data. */
@@ -86,6 +86,17 @@ type Schema = Record<string, any>;
 
 /** The JSON Schema of a rule, cached: zod builds it once per rule, not once per row. */
 const schemas = new WeakMap<z.ZodType, Schema>();
+/**
+ * A field's rule as the server judges it (`ruleOf`: its storage's limits included, such as a 32-bit
+ * integer), made once per field so its JSON Schema is cached too.
+ */
+const effectiveRules = new WeakMap<FieldDef, z.ZodType>();
+function effectiveRule(f: FieldDef): z.ZodType {
+  let rule = effectiveRules.get(f);
+  if (!rule) effectiveRules.set(f, (rule = ruleOf(f)));
+  return rule;
+}
+
 function jsonSchemaOf(rule: z.ZodType): Schema {
   let s = schemas.get(rule);
   if (!s) {
@@ -238,14 +249,15 @@ export function createSampler(options: SamplerOptions = {}): Sampler {
       return make();
     }
     // Slugs and references are shaped by what they point at, not by the rule's pattern.
-    let s: Schema = f.kind === 'slug' || f.kind === 'reference' ? {} : jsonSchemaOf(f.rule);
+    const rule = effectiveRule(f);
+    let s: Schema = f.kind === 'slug' || f.kind === 'reference' ? {} : jsonSchemaOf(rule);
     if (f.kind === 'number' && !s.type && !s.anyOf && !s.oneOf) s = { ...s, type: f.storage === 'integer' ? 'integer' : 'number' };
     let last: unknown;
     let issues = '';
     const refused = new Set<unknown>();
     for (let attempt = 0; attempt < maxTries; attempt++) {
       last = f.kind === 'slug' || f.kind === 'reference' ? make() : fromSchema(s, make, refused);
-      const parsed = f.rule.safeParse(last);
+      const parsed = rule.safeParse(last);
       if (parsed.success) return parsed.data;
       refused.add(last);
       issues = parsed.error.issues.map((i) => i.message).join('; ');

@@ -3,7 +3,8 @@
  * Client and server both call these, so a form and its route can never disagree.
  */
 import { z } from 'zod';
-import type { DialogDef, FieldDef, ResourceDef } from './types.ts';
+import { withinStorage } from './rules.ts';
+import type { Choice, DialogDef, FieldDef, ResourceDef } from './types.ts';
 
 /** The declared fields a form dialog picks, in its order. */
 export function pickedFields(resource: ResourceDef, dialog: DialogDef): FieldDef[] {
@@ -15,9 +16,16 @@ export function pickedFields(resource: ResourceDef, dialog: DialogDef): FieldDef
   });
 }
 
-/** The rule of a field, or a permissive optional one for fields declared without a rule. */
+/**
+ * The rule of a field (or a permissive optional one for fields declared without a rule), held to
+ * what its storage keeps: a maximum length for text, whole 32-bit numbers for integers, finite reals
+ * (`withinStorage`). Form and server both judge by this, so no engine ever sees a value it would refuse.
+ */
 export function ruleOf(f: FieldDef): z.ZodType {
-  if (f.rule) return f.rule;
+  return withinStorage(f.rule ?? fallbackRule(f), f, labelOf(f));
+}
+
+function fallbackRule(f: FieldDef): z.ZodType {
   if (f.kind === 'number') return z.number().optional();
   if (f.kind === 'boolean') return z.boolean().optional();
   return z.string().optional();
@@ -68,15 +76,90 @@ export function formJsonSchema(resource: ResourceDef, dialog: DialogDef): Record
   >;
   const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
   for (const f of pickedFields(resource, dialog)) {
-    const p = properties[f.name];
-    if (!p) continue;
+    const raw = properties[f.name];
+    if (!raw) continue;
+    if (f.kind === 'select' && f.options && !constantsOf(raw)) raw.enum = [...f.options];
+    const p = (properties[f.name] = asChoices(raw, f.choices));
     p.title = labelOf(f);
     if (f.hint) p.description = f.hint;
-    if (f.kind === 'select' && f.options && !p.enum) p.enum = [...f.options];
     if (f.readOnly) p.readOnly = true;
   }
   delete schema.$schema;
   return schema;
+}
+
+type JsonSchema = Record<string, unknown>;
+
+/**
+ * The constants a JSON Schema allows (`const` and `enum`, through nested `anyOf`/`oneOf`), and
+ * whether it allows null besides; undefined when it allows anything that is not a constant.
+ */
+function constantsOf(s: JsonSchema): { values: unknown[]; nullable: boolean } | undefined {
+  const branches = (s.anyOf ?? s.oneOf) as unknown;
+  if (Array.isArray(branches)) {
+    const values: unknown[] = [];
+    let nullable = false;
+    for (const b of branches as JsonSchema[]) {
+      if (b?.type === 'null' && !('const' in b)) {
+        nullable = true;
+        continue;
+      }
+      const inner = b && typeof b === 'object' ? constantsOf(b) : undefined;
+      if (!inner) return undefined;
+      values.push(...inner.values);
+      nullable ||= inner.nullable;
+    }
+    return values.length ? { values, nullable } : undefined;
+  }
+  if ('const' in s) return { values: [s.const], nullable: false };
+  if (Array.isArray(s.enum)) return { values: s.enum.filter((v) => v !== null), nullable: s.enum.includes(null) };
+  return undefined;
+}
+
+/**
+ * A value offered from a fixed set, whatever zod made of it (`z.enum`: an `enum`; a union of literals:
+ * an `anyOf` of `const`s, which RJSF cannot draw), as one typed schema with a titled `oneOf`, which
+ * RJSF draws as a select of the titles and JSON Schema validators read as before. Titles are the
+ * field's `choices` labels, or the values themselves; a plain typed `enum` without `choices` is kept
+ * (RJSF draws it as it is). Nested objects and arrays are mended the same way.
+ */
+function asChoices(s: JsonSchema, choices?: readonly Choice[]): JsonSchema {
+  const found = constantsOf(s);
+  const types = new Set(found?.values.map((v) => typeof v));
+  const [type] = types;
+  // A plain typed `enum` is drawn as a select already; only titles (`choices`) need the titled form.
+  const plainEnum = Array.isArray(s.enum) && typeof s.type === 'string' && !choices?.length;
+  if (found && !plainEnum && types.size === 1 && (type === 'string' || type === 'number' || type === 'boolean')) {
+    const { anyOf: _a, oneOf: _o, enum: _e, const: _c, ...rest } = s;
+    const title = (v: unknown) => choices?.find((c) => c.value === v)?.label ?? String(v);
+    const jsonType = type === 'number' && found.values.every((v) => Number.isInteger(v)) ? 'integer' : type;
+    return {
+      ...rest,
+      type: found.nullable ? [jsonType, 'null'] : jsonType,
+      oneOf: offeredOrder(found.values, choices).map((v) => ({ const: v, title: title(v) })),
+    };
+  }
+  const out = { ...s };
+  if (out.properties && typeof out.properties === 'object') {
+    out.properties = Object.fromEntries(
+      Object.entries(out.properties as Record<string, JsonSchema>).map(([k, v]) => [k, asChoices(v)]),
+    );
+  }
+  if (out.items && typeof out.items === 'object' && !Array.isArray(out.items)) out.items = asChoices(out.items as JsonSchema);
+  return out;
+}
+
+/** The values a rule allows, once each: those `choices` name first, in their order, then the rest. */
+function offeredOrder(values: unknown[], choices?: readonly Choice[]): unknown[] {
+  const allowed = new Set(values);
+  const named = (choices ?? []).map((c) => c.value).filter((v) => allowed.has(v));
+  return [...new Set([...named, ...values])];
+}
+
+/** The declared label of an enumerated value (`choices`), or undefined when none names it. */
+export function choiceOf(f: FieldDef, value: unknown): Choice | undefined {
+  // Stored and query values may come back as text ('1') or 0/1 for booleans: compare loosely by text.
+  return f.choices?.find((c) => c.value === value || String(c.value) === String(value));
 }
 
 /** Field label: declared, or the name with its first letter capitalised. */
@@ -89,10 +172,13 @@ export function labelOf(f: FieldDef): string {
  * under each field. Issues about the whole object (unknown keys) are spread to each key named.
  */
 export function issuesByField(error: z.ZodError): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
+  // Keys are the client's: a body key named `toString` or `__proto__` must be an entry like any other,
+  // never an inherited member, so the messages are gathered in a Map and made an object at the end.
+  const byKey = new Map<string, string[]>();
   const add = (key: string, message: string) => {
-    const list = (out[key] ??= []);
+    const list = byKey.get(key) ?? [];
     if (!list.includes(message)) list.push(message);
+    byKey.set(key, list);
   };
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {
@@ -101,5 +187,8 @@ export function issuesByField(error: z.ZodError): Record<string, string[]> {
       add(issue.path.length ? String(issue.path[0]) : '_', issue.message);
     }
   }
+  // A null-prototype object: `__proto__` is an own key here (and JSON.stringify answers it as one).
+  const out: Record<string, string[]> = Object.create(null);
+  for (const [key, list] of byKey) out[key] = list;
   return out;
 }

@@ -82,6 +82,12 @@ export interface FieldOptions {
   readOnly?: boolean;
   /** A value no other record of the resource may share (a unique index). */
   unique?: boolean;
+  /**
+   * The most characters a text value may have, checked by the field's rule in the form and on the
+   * server. Default `MAX_TEXT` (255), or `MAX_LONG_TEXT` (10,000) for `textarea` and `html` (both in
+   * `rules.ts`). A field allowed more than 255 is never sorted, filtered or unique: no index could hold it.
+   */
+  maxLength?: number;
   /** Overrides the storage type derived from the kind. */
   storage?: Storage;
   /**
@@ -99,14 +105,48 @@ export interface FieldOptions {
    * host the request came to (spec §9: "Default banner link is the product host root").
    */
   whenEmpty?: 'hostRoot';
-  /** How a `number` is displayed: `'money'` uses the shared money formatter (en-US, USD). */
-  display?: 'money';
+  /**
+   * How the value is displayed (lists, details):
+   * - `'money'` (a `number`): the shared money formatter (en-US, USD);
+   * - `'bytes'` (a `number`): a file size in the user's locale, '12.3 kB';
+   * - `'datetime'` (ISO text): a date and time in the user's locale (`Intl.DateTimeFormat`), as every
+   *   record's `createdAt` and `updatedAt` are;
+   * - `'resource'` (text): the value names a resource (`topCategories`), shown by its label ('Top
+   *   category') and filtered by a choice of the resources.
+   */
+  display?: 'money' | 'bytes' | 'datetime' | 'resource';
+  /**
+   * For `text` that holds a whole number because the specification sends it as text (a category's
+   * `order`: '1', '2', '10'): the list sorts it by its value (1, 2, 10, not 1, 10, 2), on both engines
+   * and from an index, and the field's rule refuses text that is not a whole number ('Order must be a
+   * whole number.', 'Order must be a number.').
+   */
+  sortAs?: 'number';
+  /**
+   * The words people read for an enumerated value, declared once and used everywhere the value is
+   * shown or picked: the form's select (`1` → 'Active'; a `boolean` keeps its switch), list cells
+   * and chips, list filters.
+   * Order is the order offered. Each `value` must be one the field's rule takes; a value the rule
+   * takes but no choice names is shown as it is. Example (spec §3 status):
+   * `choices: [{ value: 1, label: 'Active' }, { value: 0, label: 'Inactive' }]`.
+   */
+  choices?: readonly Choice[];
   /**
    * For an `image` with `upload`: the image is drawn in the form from another field's text, shown live,
    * and uploaded when the form is submitted; the uploaded URL is the value sent (spec: a QR code's
    * image is drawn from its title with qrcode.react).
    */
   drawn?: { from: string; as: 'qrcode' };
+}
+
+/**
+ * One enumerated value and the word shown for it (see `FieldOptions.choices`). `tone` colours a chip
+ * where the value is shown as one: `'success'` for an active or published state, `'default'` otherwise.
+ */
+export interface Choice {
+  value: string | number | boolean;
+  label: string;
+  tone?: 'success' | 'warning' | 'error' | 'info' | 'default';
 }
 
 /** The upload endpoints of spec §7 (`POST /api/s3/upload` with `endpoint`). */
@@ -335,6 +375,13 @@ export interface DefaultRecord {
   write: Call;
   /** The key it is stored under in the settings table. */
   key: string;
+  /**
+   * What a record must hold to be the default, and keep holding while it is (only an active currency
+   * can be the default: `{ field: 'status', value: 1, … }`). Making a record without it the default is
+   * refused (400, `refused` under `id`); an update that takes it from the default record is refused
+   * (400, `kept` under `field`); the list offers "Make default" only on rows that hold it.
+   */
+  requires?: { field: string; value: string | number | boolean; refused: string; kept: string };
   /** Who may change it. Defaults to the resource's `write` access; reading follows `read` access. */
   access?: Access;
 }

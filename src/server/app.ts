@@ -3,25 +3,30 @@
  * and (when built) the client, all on one port. Takes an open database so tests can hand it a fresh one.
  */
 import { existsSync } from 'node:fs';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import type { Registry } from '../manifest/index.ts';
 import { registerAuth } from './auth/routes.ts';
 import type { Database } from './db/connect.ts';
-import { HttpError } from './errors.ts';
+import { HttpError, INTERNAL_ERROR } from './errors.ts';
+import { uniqueViolation } from './db/unique.ts';
+import { guardInput } from './input-guard.ts';
 import { ReadCache } from './db/read-cache.ts';
 import { registerManifestRoutes } from './routes/index.ts';
 import { securityHeaders } from './security.ts';
-import { readUploadsConfig } from './config.ts';
-import { LocalStorage, registerUploads, storageOf, type Storage } from './uploads/index.ts';
+import { recordRoutes, registerDocs } from './openapi/index.ts';
+import { parseReadCacheBytes, parseTrustProxy, readUploadLimits, readUploadsConfig, type TrustProxy } from './config.ts';
+import { parseAllowedOrigins, refuseCrossSiteWrites } from './csrf.ts';
+import { LocalStorage, registerUploads, storageOf, type Storage, type UploadLimits } from './uploads/index.ts';
 
 export interface AppOptions {
   database: Database;
   registry: Registry;
   /** The built client to serve (`dist/`); left out, only the API is served. */
   clientDir?: string;
-  logger?: boolean;
+  /** Fastify's logger: `false` (default), `true`, or options (`{ level: 'error' }`, a `stream` in tests). */
+  logger?: FastifyServerOptions['logger'];
   /**
    * The folder uploaded files are kept in. Left out: `UPLOADS_DIR`, else an S3 bucket when `S3_BUCKET`
    * is set, else `uploads/` beside the SQLite file (see `readUploadsConfig`).
@@ -29,31 +34,58 @@ export interface AppOptions {
   uploadsDir?: string;
   /** A storage of the caller's own (wins over `uploadsDir`). */
   storage?: Storage;
+  /** Which proxies' forwarded headers are believed (client address, https). Left out: `TRUST_PROXY`. */
+  trustProxy?: TrustProxy;
+  /** Origins besides the app's own that may change data. Left out: `ALLOWED_ORIGINS`. */
+  allowedOrigins?: string[];
+  /** The most the read cache may hold, in bytes (0: no caching). Left out: `READ_CACHE_MB` (default 64 MiB). */
+  readCacheBytes?: number;
+  /** Upload quota and rate of users who are not admins; what is left out comes from `UPLOAD_QUOTA_MB` / `UPLOAD_RATE_PER_MINUTE`. */
+  uploadLimits?: Partial<UploadLimits>;
 }
 
-export async function buildApp({ database, registry, clientDir, logger = false, uploadsDir, storage }: AppOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger, bodyLimit: 1024 * 1024, trustProxy: false });
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The answers of reads kept between writes (its `size` and `bytes` show what it holds). */
+    readCache: ReadCache;
+  }
+}
+
+export async function buildApp({ database, registry, clientDir, logger = false, uploadsDir, storage, trustProxy = parseTrustProxy(process.env.TRUST_PROXY), allowedOrigins = parseAllowedOrigins(process.env.ALLOWED_ORIGINS), readCacheBytes = parseReadCacheBytes(process.env.READ_CACHE_MB), uploadLimits }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({ logger, bodyLimit: 1024 * 1024, trustProxy });
+  // Before any route: the API document is tested against every route the app really has.
+  recordRoutes(app);
   await app.register(fastifyCookie);
   securityHeaders(app);
+  // First of the request hooks, so a forged request is refused before any session lookup, body or write.
+  refuseCrossSiteWrites(app, allowedOrigins);
+  // NUL characters and malformed hosts are refused for every route, before any of them reads a value.
+  guardInput(app);
 
   app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
-    if (error instanceof HttpError)
-      return reply.code(error.status).send(error.errors ? { message: error.message, errors: error.errors } : { message: error.message });
+    // A unique index refusing a write that raced another is the 409 the write's own check answers.
+    const known = error instanceof HttpError ? error : uniqueViolation(error, registry);
+    if (known)
+      return reply.code(known.status).send(known.errors ? { message: known.message, errors: known.errors } : { message: known.message });
     const status = error.statusCode ?? 500;
     // Fastify's own 4xx (malformed JSON, wrong content type, body too large) keep their status and text.
     if (status < 500) return reply.code(status).send({ message: error.message });
+    // Logged with its stack for whoever runs the server; the client learns nothing of the internals.
     request.log.error(error);
-    return reply.code(500).send({ message: 'Internal server error.' });
+    return reply.code(500).send({ message: INTERNAL_ERROR });
   });
 
   registerAuth(app, database.db, registry);
   // Other nodes may write to a shared PostgreSQL; SQLite's file belongs to this process alone.
-  const cache = new ReadCache(database.engine === 'postgres' ? 1000 : Number.POSITIVE_INFINITY);
+  const cache = new ReadCache({ ttlMs: database.engine === 'postgres' ? 1000 : Number.POSITIVE_INFINITY, maxBytes: readCacheBytes });
+  app.decorate('readCache', cache);
   await registerUploads(app, {
     db: database.db,
     storage: storage ?? (uploadsDir ? new LocalStorage(uploadsDir) : storageOf(readUploadsConfig())),
+    limits: { ...readUploadLimits(), ...uploadLimits },
   });
   registerManifestRoutes(app, database.db, registry, cache);
+  registerDocs(app, registry);
 
   if (clientDir && existsSync(clientDir)) {
     await app.register(fastifyStatic, { root: clientDir, wildcard: false, index: ['index.html'] });

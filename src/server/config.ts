@@ -1,6 +1,9 @@
 /** Settings from the environment, with the defaults the README promises. */
 import { dirname, join } from 'node:path';
 import type { S3Settings } from './uploads/s3.ts';
+import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from './uploads/limits.ts';
+import { parseAllowedOrigins } from './csrf.ts';
+import { DEFAULT_READ_CACHE_BYTES } from './db/read-cache.ts';
 
 export interface Config {
   port: number;
@@ -11,6 +14,44 @@ export interface Config {
   clientDir: string;
   /** Where uploaded files are kept. */
   uploads: UploadsConfig;
+  /** The upload quota and rate of users who are not admins (`UPLOAD_QUOTA_MB`, `UPLOAD_RATE_PER_MINUTE`). */
+  uploadLimits: UploadLimits;
+  /** Whether forwarded headers are believed (`TRUST_PROXY`, see `parseTrustProxy`). */
+  trustProxy: TrustProxy;
+  /** Origins besides the app's own that may change data (`ALLOWED_ORIGINS`, comma-separated). */
+  allowedOrigins: string[];
+  /** The most the read cache may hold, in bytes (`READ_CACHE_MB`, see `parseReadCacheBytes`). */
+  readCacheBytes: number;
+}
+
+/**
+ * `READ_CACHE_MB`: the most the cached read answers may weigh, in MiB (fractions allowed; 0 caches
+ * nothing); unset or empty: 64. Anything else stops the start with a message.
+ */
+export function parseReadCacheBytes(value: string | undefined): number {
+  const text = (value ?? '').trim();
+  if (text === '') return DEFAULT_READ_CACHE_BYTES;
+  const mb = Number(text);
+  if (!Number.isFinite(mb) || mb < 0) throw new Error(`READ_CACHE_MB must be a number of MiB (0 or more), not '${value}'`);
+  return Math.floor(mb * 1024 * 1024);
+}
+
+/** Fastify's `trustProxy`: which peers' `X-Forwarded-For/-Proto/-Host` headers are believed. */
+export type TrustProxy = boolean | string;
+
+/**
+ * `TRUST_PROXY`: unset, `false` or `0`: forwarded headers are ignored (the default: anyone could send
+ * them); the proxies' addresses or CIDRs, comma-separated (`loopback` for one on this machine);
+ * `true`: any peer is believed (only when nothing but the proxy can reach the server). A hop count
+ * is refused: Fastify cannot check the peer with one, so it would trust nobody.
+ */
+export function parseTrustProxy(value: string | undefined): TrustProxy {
+  const text = (value ?? '').trim();
+  if (text === '' || text === 'false' || text === '0') return false;
+  if (text === 'true') return true;
+  if (/^\d+$/.test(text))
+    throw new Error(`TRUST_PROXY: "${text}" is a hop count; give the proxies' addresses (e.g. loopback or 10.0.0.0/8) or true`);
+  return text;
 }
 
 /**
@@ -42,6 +83,26 @@ export function readUploadsConfig(env: NodeJS.ProcessEnv = process.env): Uploads
   };
 }
 
+/**
+ * `UPLOAD_QUOTA_MB` (MiB of stored files per user who is not an admin, fractions allowed; default 200)
+ * and `UPLOAD_RATE_PER_MINUTE` (their upload requests a minute; default 30). Admins have no limits.
+ * Anything but a number of 0 or more stops the start with a message.
+ */
+export function readUploadLimits(env: NodeJS.ProcessEnv = process.env): UploadLimits {
+  const read = (name: string, fallback: number, integer: boolean) => {
+    const text = (env[name] ?? '').trim();
+    if (text === '') return fallback;
+    const value = Number(text);
+    if (!Number.isFinite(value) || value < 0 || (integer && !Number.isInteger(value)))
+      throw new Error(`${name} must be a${integer ? ' whole' : ''} number (0 or more), not '${env[name]}'`);
+    return value;
+  };
+  return {
+    quotaBytes: Math.floor(read('UPLOAD_QUOTA_MB', DEFAULT_UPLOAD_LIMITS.quotaBytes / 1024 / 1024, false) * 1024 * 1024),
+    perMinute: read('UPLOAD_RATE_PER_MINUTE', DEFAULT_UPLOAD_LIMITS.perMinute, true),
+  };
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: Number(env.PORT ?? 3000),
@@ -51,5 +112,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seed: env.SEED !== '0',
     clientDir: env.CLIENT_DIR ?? 'dist',
     uploads: readUploadsConfig(env),
+    uploadLimits: readUploadLimits(env),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    allowedOrigins: parseAllowedOrigins(env.ALLOWED_ORIGINS),
+    readCacheBytes: parseReadCacheBytes(env.READ_CACHE_MB),
   };
 }

@@ -10,6 +10,8 @@ export class HttpError extends Error {
 }
 
 export const VALIDATION_FAILED = 'Validation failed.';
+/** What a server error (5xx) is answered: its details are logged, never sent. */
+export const INTERNAL_ERROR = 'Internal server error.';
 
 export const badRequest = (message: string, errors?: Record<string, string[]>) => new HttpError(400, message, errors);
 export const notFound = (message: string) => new HttpError(404, message);

@@ -9,11 +9,18 @@ import { migrate } from './db/migrate.ts';
 import { DEMO_PASSWORD, demoEmail, seedIfEmpty } from './seed/index.ts';
 import { ROLES } from '../manifest/index.ts';
 
+/**
+ * The running server's log: errors only. A server error (5xx) is logged with its stack (the app's
+ * error handler); requests themselves are logged at info level, so they are not.
+ */
+export const SERVER_LOGGER = { level: 'error' } as const;
+
 export async function startServer(config: Config = readConfig()) {
   const database = await connect({ url: config.databaseUrl, file: config.sqliteFile });
   await migrate(database, registry);
   const seeded = config.seed && (await seedIfEmpty(database.db, registry));
-  const app = await buildApp({ database, registry, clientDir: resolve(config.clientDir), logger: false });
+  const { trustProxy, allowedOrigins, uploadLimits } = config;
+  const app = await buildApp({ database, registry, clientDir: resolve(config.clientDir), logger: SERVER_LOGGER, trustProxy, allowedOrigins, uploadLimits });
   app.addHook('onClose', () => database.close());
   const address = await app.listen({ port: config.port, host: config.host });
   console.log(`Marketplace Admin is running at ${address} (${database.engine})`);

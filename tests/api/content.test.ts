@@ -549,6 +549,10 @@ describe.each(engines)('content and places API (%s)', (engine) => {
     // A change of the record shows in the setting's answer (no stale cache).
     await a().patch(`/currencies/${mark.body.id}`, { name, symbal: 'M', code: 'XMK', rate: 4, country: 'XMM', status: 1 });
     expect((await a().get('/currencies/settings')).body.record.rate).toBe(4);
+    // An inactive currency cannot be the default (issue 9): made active first, it can.
+    const inactive = await a().put('/currencies/settings', { id: other.body.id });
+    expect(inactive).toMatchObject({ status: 400, body: { errors: { id: [places.currencies.defaultRecord!.requires!.refused] } } });
+    await a().patch(`/currencies/${other.body.id}`, { name: `${name} old`, symbal: 'm', code: 'XMO', rate: 9, country: 'XMM', status: 1 });
     const moved = await a().put('/currencies/settings', { id: other.body.id });
     expect(moved.body.id).toBe(other.body.id);
     expect((await a().get('/currencies/settings')).body).toEqual(moved.body);

@@ -124,7 +124,7 @@ describe.each(engines)('recycle bin API (%s)', (engine) => {
     const category = await server.api('POST', '/categories', { cookie: admin, body: { name: unique('Parent') } });
     await server.api('POST', '/categories/child', { cookie: admin, body: { name: 'Kid', image: '/logo.jpg', category: category.body.id } });
     const categories = registry.resource('categories');
-    await expect(removeRecord(server.db, registry, categories, category.body.id, { recycle: true, userId: adminId })).rejects.toMatchObject({
+    await expect(removeRecord(server.db, registry, categories, category.body.id, { recycle: true, actor: { id: adminId, email: 'admin@demo.test', role: 'admin' } })).rejects.toMatchObject({
       status: 409,
     });
     const inBin = await server.db.selectFrom('recycleBin').select('id').where('recordId', '=', category.body.id).execute();
@@ -138,7 +138,7 @@ describe.each(engines)('recycle bin API (%s)', (engine) => {
       cookie: admin,
       body: { name: unique('Orphan'), image: '/logo.jpg', category: category.body.id },
     });
-    await removeRecord(server.db, registry, registry.resource('childCategories'), child.body.id, { recycle: true, userId: adminId });
+    await removeRecord(server.db, registry, registry.resource('childCategories'), child.body.id, { recycle: true, actor: { id: adminId, email: 'admin@demo.test', role: 'admin' } });
     expect((await server.api('DELETE', `/categories/${category.body.id}`, { cookie: admin })).status).toBe(200);
     const entry = (await get('/recycle-bin', { filter: { resource: 'childCategories' } })).body.find(
       (x: { recordId: string }) => x.recordId === child.body.id,

@@ -63,6 +63,8 @@ describe.skipIf(!hasChromium)('category tree in the browser', () => {
     await dialog().getByRole('heading', { name: 'Create child category', exact: true }).waitFor();
     if (process.env.E2E_SHOTS) await page.screenshot({ path: `${process.env.E2E_SHOTS}/child-dialog.png` });
     await dialog().getByRole('textbox', { name: /^name/i }).fill('Fish Tanks');
+    // The image is an upload widget; a URL can be typed instead.
+    await dialog().getByRole('button', { name: 'Enter a URL instead' }).click();
     await dialog().getByRole('textbox', { name: /^image/i }).fill('/logo.jpg');
     const parent = dialog().getByRole('combobox', { name: /parent category/i });
     await parent.fill('Aquar');

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { registry } from '../../resources/index.ts';
-import { buildApp } from '../../src/server/app.ts';
+import { buildApp, type AppOptions } from '../../src/server/app.ts';
 import { connect, dropSchema, type Database, type Engine } from '../../src/server/db/connect.ts';
 import { migrate } from '../../src/server/db/migrate.ts';
 import { DEMO_PASSWORD, demoEmail, seedIfEmpty } from '../../src/server/seed/index.ts';
@@ -27,11 +27,18 @@ export interface TestServer {
   /** Signs in as the demo account of a role and answers its session cookie. */
   login(role: Role): Promise<string>;
   /** JSON request to a declared path (under `/api/admin/v1`, or as is when it starts with `/api/`), with an optional session cookie. */
-  api(method: string, path: string, options?: { cookie?: string; body?: unknown; query?: Record<string, unknown> }): Promise<{ status: number; headers: Headers; body: any }>;
+  api(
+    method: string,
+    path: string,
+    options?: { cookie?: string; body?: unknown; query?: Record<string, unknown>; headers?: Record<string, string> },
+  ): Promise<{ status: number; headers: Headers; body: any }>;
   close(): Promise<void>;
 }
 
-export async function startTestServer(options: { engine?: Engine; catalogue?: boolean; clientDir?: string } = {}): Promise<TestServer> {
+/** `app`: further `buildApp` options (e.g. `trustProxy`, `allowedOrigins`). */
+export async function startTestServer(
+  options: { engine?: Engine; catalogue?: boolean; clientDir?: string; app?: Partial<Omit<AppOptions, 'database' | 'registry'>> } = {},
+): Promise<TestServer> {
   const engine = options.engine ?? 'sqlite';
   const dir = mkdtempSync(join(tmpdir(), 'marketplace-test-'));
   const schema = `test_${randomBytes(6).toString('hex')}`;
@@ -41,17 +48,17 @@ export async function startTestServer(options: { engine?: Engine; catalogue?: bo
       : await connect({ file: join(dir, 'test.sqlite') });
   await migrate(database, registry);
   await seedIfEmpty(database.db, registry, { catalogue: options.catalogue ?? false });
-  const app = await buildApp({ database, registry, clientDir: options.clientDir, uploadsDir: join(dir, 'uploads') });
+  const app = await buildApp({ database, registry, clientDir: options.clientDir, uploadsDir: join(dir, 'uploads'), ...options.app });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const cookies = new Map<Role, string>();
 
-  const api: TestServer['api'] = async (method, path, { cookie, body, query } = {}) => {
+  const api: TestServer['api'] = async (method, path, { cookie, body, query, headers } = {}) => {
     const qs = query
       ? '?' + new URLSearchParams(Object.entries(query).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString()
       : '';
     const res = await fetch(`${address}${urlOf(path)}${qs}`, {
       method,
-      headers: { ...(cookie ? { cookie } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: { ...(cookie ? { cookie } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
       body: body !== undefined ? JSON.stringify(body) : undefined,
     });
     const text = await res.text();

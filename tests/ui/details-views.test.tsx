@@ -49,7 +49,7 @@ function renderHost(reg = withInvoices) {
 }
 
 describe('field displays', () => {
-  it('formats money en-US (1234.5 → $1,234.50), booleans as check/cross, files as a safe link, selects as chips', async () => {
+  it('formats money en-US (1234.5 → $1,234.50), booleans as Yes/No chips, files as a safe link, selects as chips', async () => {
     fakeServer();
     renderHost();
     act(() =>
@@ -70,8 +70,9 @@ describe('field displays', () => {
     // A number without `display: 'money'` stays a plain number.
     expect(within(details).queryAllByText('$1,234.50')).toHaveLength(1);
     expect(within(details).getByText('1,234.5')).toBeTruthy();
-    expect(within(details).getByRole('img', { name: 'Paid: Yes' })).toBeTruthy();
-    expect(within(details).getByRole('img', { name: 'Sent: No' })).toBeTruthy();
+    // A flag without declared words reads Yes / No, on a chip (issue 9: values people read).
+    expect(within(details).getByText('Yes').closest('.MuiChip-root')).toBeTruthy(); // paid
+    expect(within(details).getByText('No').closest('.MuiChip-root')).toBeTruthy(); // sent
     const link = within(details).getByRole('link', { name: 'Open file' });
     expect(link.getAttribute('href')).toBe('https://files.example.com/inv-7.pdf');
     expect(link.getAttribute('target')).toBe('_blank');
@@ -158,6 +159,7 @@ describe('access', () => {
     await user.click(within(row).getByRole('button', { name: 'Details' }));
     const details = await screen.findByRole('dialog', { name: 'Social link details' });
     expect(within(details).getByText('https://facebook.com/ours')).toBeTruthy();
-    expect(within(details).getByText('facebookpage')).toBeTruthy();
+    // The type reads as its declared label, not its stored value (issue 9: values people read).
+    expect(within(details).getByText('Facebook page')).toBeTruthy();
   });
 });

@@ -26,6 +26,8 @@ describe('createCategory through the dialog host', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Create' }));
     await waitFor(() => expect(fieldError('name')).toBe("Category cannot be 'general'"));
     expect(name.getAttribute('aria-invalid')).toBe('true');
+    // A screen reader reads the message with the field: the input names the error as its description.
+    expect(name.getAttribute('aria-describedby')?.split(' ')).toContain('root_name__error');
 
     await user.clear(name);
     await user.click(within(dialog).getByRole('button', { name: 'Create' }));
@@ -152,6 +154,8 @@ describe('createChildCategory', () => {
     expect(lists.some((c) => c.query.get('sort') === '["name","ASC"]' && c.query.get('range') === '[0,49]')).toBe(true);
 
     await user.type(within(dialog).getByRole('textbox', { name: /name/i }), 'Shirts');
+    // The image is an upload widget (as every image field is); a URL can still be typed into it.
+    await user.click(within(dialog).getByRole('button', { name: 'Enter a URL instead' }));
     await user.type(within(dialog).getByRole('textbox', { name: /image/i }), '/images/shirts.png');
     expect(within(dialog).getByAltText('Image preview').getAttribute('src')).toBe('/images/shirts.png');
     await user.clear(parent);

@@ -55,8 +55,8 @@ describe('home sections: reorder and toggle', () => {
     { id: 'h2', name: 'Deals', type: 'products', order: 2, isActive: false },
     { id: 'h3', name: 'Journal', type: 'posts', order: 3, isActive: true },
   ];
-  // The name column comes after the handle column.
-  const NAME = 1;
+  // The name column comes after the handle column and the row's select box (issue 9: bulk delete).
+  const NAME = 2;
 
   function homeServer(rows: Record<string, unknown>[], extra: Record<string, (c: SeenCall) => { status?: number; body?: unknown }> = {}) {
     const byOrder = () => [...rows].sort((a, b) => Number(a.order) - Number(b.order));
@@ -225,8 +225,9 @@ describe('home sections: reorder and toggle', () => {
     renderApp();
     await screen.findByText('Deals');
     expect(screen.queryByRole('switch')).toBeNull();
-    expect(within(rowOf('Hero')).getByRole('img', { name: 'Active: Yes' })).toBeTruthy();
-    expect(within(rowOf('Deals')).getByRole('img', { name: 'Active: No' })).toBeTruthy();
+    // The flag reads as its declared words (issue 9: values people read), on a chip.
+    expect(within(rowOf('Hero')).getByText('Active').closest('.MuiChip-root')).toBeTruthy();
+    expect(within(rowOf('Deals')).getByText('Inactive').closest('.MuiChip-root')).toBeTruthy();
   });
 });
 

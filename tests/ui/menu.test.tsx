@@ -18,15 +18,14 @@ const CATEGORIES = 'GET /api/admin/v1/categories';
 
 const renderApp = () => render(<App dataProvider={createDataProvider(registry)} authProvider={createAuthProvider()} />);
 
-/** The sidebar as `{ group: [item names] }`, read in document order: each item under the heading before it. */
+/** The sidebar as `{ group: [item names] }`: each `role="group"` of the menu, named by its label. */
 function sidebarGroups(): Record<string, string[]> {
   const menu = screen.getAllByRole('menu').find((m) => m.classList.contains('RaMenu-open') || m.classList.contains('RaMenu-closed'))!;
   const out: Record<string, string[]> = {};
-  let group = '';
-  for (const el of Array.from(menu.children)) {
-    if (el.classList.contains('MuiListSubheader-root')) group = el.textContent ?? '';
-    else if (el.getAttribute('role') === 'menuitem') (out[group] ??= []).push(el.textContent ?? '');
-  }
+  for (const group of within(menu).getAllByRole('group'))
+    out[group.getAttribute('aria-label') ?? ''] = within(group)
+      .getAllByRole('menuitem')
+      .map((el) => el.textContent ?? '');
   return out;
 }
 

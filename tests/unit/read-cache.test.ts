@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { ReadCache } from '../../src/server/db/read-cache.ts';
+import { ENTRY_OVERHEAD_BYTES, ReadCache, weigh } from '../../src/server/db/read-cache.ts';
+
+/** A clock the test moves by hand. */
+function clock(start = 1_000_000) {
+  let t = start;
+  return { now: () => t, advance: (ms: number) => (t += ms) };
+}
+
+/** What an entry of `key` holding `value` weighs in the cache. */
+const weightOf = (key: string, value: unknown) => ENTRY_OVERHEAD_BYTES + 2 * key.length + weigh(value);
 
 describe('ReadCache', () => {
   it('keeps an answer until a write touches one of its tables', async () => {
@@ -25,25 +34,110 @@ describe('ReadCache', () => {
       return seen;
     });
     expect(first).toBe(5);
+    expect(cache.size).toBe(0);
     expect(await cache.get('k', ['t'], async () => n)).toBe(6);
   });
 
   it('trusts an answer only for its time to live', async () => {
-    const cache = new ReadCache(0);
+    const time = clock();
+    const cache = new ReadCache({ ttlMs: 1000, now: time.now });
     let n = 1;
     expect(await cache.get('k', ['t'], async () => n)).toBe(1);
     n = 2;
+    time.advance(999);
+    expect(await cache.get('k', ['t'], async () => n)).toBe(1);
+    time.advance(1);
     expect(await cache.get('k', ['t'], async () => n)).toBe(2);
   });
 
-  it('holds at most maxEntries answers, dropping the oldest', async () => {
-    const cache = new ReadCache(Number.POSITIVE_INFINITY, 2);
+  it('weighs strings at two bytes a character and objects by their members', () => {
+    expect(weigh('abc')).toBe(6);
+    expect(weigh(42)).toBe(8);
+    expect(weigh({ body: 'xy', headers: { etag: '"1"' } })).toBe(16 + 8 + 4 + 14 + 16 + 8 + 6);
+    expect(weigh(['a', 'b'])).toBe(16 + 2 + 2);
+  });
+
+  it('stays under its byte bound however many answers it is given', async () => {
+    const maxBytes = 64 * 1024;
+    const cache = new ReadCache({ maxBytes });
+    const body = 'x'.repeat(1000); // ~2 kB an entry: 32 would fill the bound
+    for (let i = 0; i < 1000; i++) {
+      await cache.get(`k${i}`, ['t'], async () => ({ body }));
+      expect(cache.bytes).toBeLessThanOrEqual(maxBytes);
+    }
+    const each = weightOf('k999', { body });
+    expect(cache.size).toBe(Math.floor(maxBytes / each));
+    expect(cache.bytes).toBe(cache.size * each);
+  });
+
+  it('counts what it holds exactly: replaced, stale and evicted entries give their bytes back', async () => {
+    const cache = new ReadCache({ maxBytes: 10_000 });
+    await cache.get('a', ['t'], async () => 'x'.repeat(100));
+    await cache.get('b', ['u'], async () => 'y'.repeat(50));
+    expect(cache.bytes).toBe(weightOf('a', 'x'.repeat(100)) + weightOf('b', 'y'.repeat(50)));
+    cache.invalidate('t');
+    await cache.get('a', ['t'], async () => 'z'); // the stale answer is replaced
+    expect(cache.size).toBe(2);
+    expect(cache.bytes).toBe(weightOf('a', 'z') + weightOf('b', 'y'.repeat(50)));
+  });
+
+  it('drops the least recently used first', async () => {
+    const one = weightOf('a', 'v');
+    const cache = new ReadCache({ maxBytes: 3 * one, maxEntryBytes: one });
     let computed = 0;
-    const read = (k: string) => cache.get(k, ['t'], async () => ++computed);
+    const read = (k: string) => cache.get(k, ['t'], async () => (++computed, 'v'));
     await read('a');
     await read('b');
-    await read('c'); // drops 'a'
-    expect(await read('b')).toBe(2);
-    expect(await read('a')).toBe(4);
+    await read('c');
+    await read('a'); // a hit: 'a' is now the most recently used, 'b' the least
+    expect(computed).toBe(3);
+    await read('d'); // drops 'b'
+    expect(cache.size).toBe(3);
+    await read('a');
+    await read('c');
+    await read('d');
+    expect(computed).toBe(4);
+    await read('b'); // was dropped: read again (and drops 'a', now the least recently used)
+    expect(computed).toBe(5);
+  });
+
+  it('gives an answer too heavy for it without keeping it', async () => {
+    const cache = new ReadCache({ maxBytes: 8_000 }); // at most 1,000 bytes an entry
+    expect(await cache.get('small', ['t'], async () => 'x'.repeat(100))).toHaveLength(100);
+    expect(await cache.get('big', ['t'], async () => 'x'.repeat(1000))).toHaveLength(1000);
+    expect(cache.size).toBe(1);
+    expect(cache.bytes).toBe(weightOf('small', 'x'.repeat(100)));
+  });
+
+  it('keeps nothing with a bound of 0', async () => {
+    const cache = new ReadCache({ maxBytes: 0 });
+    let computed = 0;
+    await cache.get('k', ['t'], async () => ++computed);
+    await cache.get('k', ['t'], async () => ++computed);
+    expect(computed).toBe(2);
+    expect(cache.size).toBe(0);
+    expect(cache.bytes).toBe(0);
+  });
+
+  it('drops expired entries as it goes, not only when they are asked for again', async () => {
+    const time = clock();
+    const cache = new ReadCache({ ttlMs: 1000, now: time.now });
+    for (let i = 0; i < 50; i++) await cache.get(`old${i}`, ['t'], async () => 'x'.repeat(100));
+    expect(cache.size).toBe(50);
+    time.advance(1000);
+    // Other reads go on; none asks for an old key again.
+    for (let i = 0; i < 50; i++) await cache.get('fresh', ['t'], async () => 'y');
+    expect(cache.size).toBe(1);
+    expect(cache.bytes).toBe(weightOf('fresh', 'y'));
+  });
+
+  it('drops entries a write made stale as it goes', async () => {
+    const cache = new ReadCache();
+    for (let i = 0; i < 20; i++) await cache.get(`a${i}`, ['written'], async () => 'x');
+    await cache.get('other', ['untouched'], async () => 'y');
+    cache.invalidate('written');
+    for (let i = 0; i < 20; i++) await cache.get('other', ['untouched'], async () => 'y');
+    expect(cache.size).toBe(1);
+    expect(cache.bytes).toBe(weightOf('other', 'y'));
   });
 });

@@ -4,8 +4,8 @@
  * when the first one opens. Delete and details bodies are small and reuse the list's code, so they
  * come with the host: making them lazy would add a round trip to opening them and save nothing.
  */
-import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useState, type ReactNode } from 'react';
-import { CircularProgress, Dialog, DialogContent, DialogTitle } from '@mui/material';
+import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { CircularProgress, Dialog, DialogContent, DialogTitle, useMediaQuery, type Theme } from '@mui/material';
 import { useRefresh } from 'react-admin';
 import type { Registry } from '../../manifest/index.ts';
 import { registry as defaultRegistry } from '../../../resources/index.ts';
@@ -15,6 +15,8 @@ import { dialogTitle } from './titles.ts';
 import { RemoveDialogBody } from './RemoveDialog.tsx';
 import { DetailsDialogBody } from './DetailsDialog.tsx';
 import { timeDialogOpen } from './timing.ts';
+import { useDialogAddress } from './deep-link.ts';
+import { DiscardConfirm } from './discard.tsx';
 
 const FormDialogBody = lazy(() => import('./FormDialog.tsx'));
 
@@ -31,28 +33,50 @@ export function DialogHost({ children, registry = defaultRegistry }: { children?
   const toast = useToast();
   const refresh = useRefresh();
   const titleId = useId();
+  // On a phone a dialog takes the whole screen: a centred box with margins leaves its form too narrow.
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+  // Whether the open form holds unsaved changes (its body reports them), and whether we ask about them.
+  const dirty = useRef(false);
+  const [confirming, setConfirming] = useState(false);
 
-  const openDialog = useCallback(
+  /** Shows a dialog; false when it did not open (unknown type, a delete without its target). */
+  const show = useCallback(
     (type: string, data?: DialogData) => {
       const found = registry.dialog(type);
       if (!found) {
         console.error(`openDialog: no dialog of type '${type}' is declared`);
         toast({ title: `Unknown dialog '${type}'`, severity: 'warning' });
-        return;
+        return false;
       }
       // Spec §7: a delete without a target says so, then closes and refreshes; there is nothing to confirm.
       if (found.dialog.kind === 'remove' && (data?.id === undefined || data.id === null || data.id === '')) {
         toast({ title: found.dialog.missing, severity: 'warning' });
         setShown((s) => (s ? { ...s, open: false } : s));
         refresh();
-        return;
+        return false;
       }
       timeDialogOpen(type);
+      dirty.current = false;
+      setConfirming(false);
       setShown((s) => ({ type, data, open: true, seq: (s?.seq ?? 0) + 1 }));
+      return true;
     },
     [registry, toast, refresh],
   );
-  const closeDialog = useCallback(() => setShown((s) => (s ? { ...s, open: false } : s)), []);
+  // The open dialog is in the URL, so its address can be shared (deep-link.ts).
+  const { openDialog, onClosed } = useDialogAddress({ registry, show, toast });
+  const closeDialog = useCallback(() => {
+    dirty.current = false;
+    setConfirming(false);
+    setShown((s) => (s ? { ...s, open: false } : s));
+    onClosed();
+  }, [onClosed]);
+  /** The user asks to close (Escape, Cancel, a click beside it): unsaved changes are asked about first. */
+  const requestClose = useCallback(() => {
+    if (dirty.current) setConfirming(true);
+    else closeDialog();
+  }, [closeDialog]);
+  const onDirty = useCallback((d: boolean) => void (dirty.current = d), []);
   const api = useMemo<DialogApi>(() => ({ openDialog, closeDialog }), [openDialog, closeDialog]);
 
   useEffect(() => registerDialogHost(api), [api]);
@@ -60,7 +84,7 @@ export function DialogHost({ children, registry = defaultRegistry }: { children?
   const found = shown ? registry.dialog(shown.type) : undefined;
   let body: ReactNode = null;
   if (shown && found) {
-    const props = { resource: found.resource, data: shown.data, onClose: closeDialog };
+    const props = { resource: found.resource, data: shown.data, onClose: closeDialog, onCancel: requestClose, onDirty };
     const { dialog } = found;
     if (dialog.kind === 'remove') body = <RemoveDialogBody {...props} dialog={dialog} />;
     else if (dialog.kind === 'details') body = <DetailsDialogBody {...props} dialog={dialog} />;
@@ -74,13 +98,11 @@ export function DialogHost({ children, registry = defaultRegistry }: { children?
         <Dialog
           key={shown.seq}
           open={shown.open}
-          onClose={(_, reason) => {
-            // A stray click beside a form must not throw away what was typed; Escape still closes.
-            if (reason === 'backdropClick' && 'pick' in found.dialog) return;
-            closeDialog();
-          }}
+          // A stray click or Escape must not throw away what was typed: a form with changes asks first.
+          onClose={requestClose}
           aria-labelledby={titleId}
           fullWidth
+          fullScreen={phone}
           maxWidth="sm"
           slotProps={{ transition: { onExited: () => setShown((s) => (s && !s.open ? null : s)) } }}
         >
@@ -96,6 +118,7 @@ export function DialogHost({ children, registry = defaultRegistry }: { children?
           </Suspense>
         </Dialog>
       )}
+      <DiscardConfirm open={confirming} onKeep={() => setConfirming(false)} onDiscard={closeDialog} />
     </DialogContext.Provider>
   );
 }

@@ -4,7 +4,7 @@
  * Fields with `fill` follow their source as the user types; drawn fields (a QR code) are drawn,
  * uploaded and set as the form is submitted. Loaded lazily by the host: RJSF stays out of the first chunk.
  */
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Box, DialogContent } from '@mui/material';
 import { DialogButtons } from './DialogButtons.tsx';
 import Form from '@rjsf/mui';
@@ -38,6 +38,8 @@ import { createZodValidator } from './zod-validator.ts';
 import { drawnFields, formRuleOf, formSchemaOf } from './form-schema.ts';
 import { applyFill, fillTargets, initialFollowing } from './form-fill.ts';
 import { drawnSources, withDrawnImages } from './drawn.tsx';
+import { ConflictPanel, conflictOf, ifMatchFor } from './conflict.tsx';
+import { templates } from './templates.tsx';
 
 type Data = Record<string, unknown>;
 
@@ -59,11 +61,27 @@ function toErrorSchema(byField: Record<string, string[]> | undefined): ErrorSche
   return out as ErrorSchema<Data>;
 }
 
+/** An empty value: what an untouched input holds, however RJSF spells it ('', undefined, null, {}). */
+const isEmpty = (v: unknown) =>
+  v === undefined || v === null || v === '' || (typeof v === 'object' && !Array.isArray(v) && Object.values(v as object).every(isEmpty));
+
+/** Whether the user changed the form: a value differs from the opening one, empty spellings aside. */
+function hasChanges(initial: Data, current: Data): boolean {
+  for (const key of new Set([...Object.keys(initial), ...Object.keys(current)])) {
+    const [a, b] = [initial[key], current[key]];
+    if (isEmpty(a) && isEmpty(b)) continue;
+    if (!deepEquals(a, b)) return true;
+  }
+  return false;
+}
+
 export default function FormDialogBody({
   resource,
   dialog,
   data,
   onClose,
+  onCancel = onClose,
+  onDirty,
 }: DialogBodyProps<CreateDialog | UpdateDialog | ActionDialog>) {
   const toast = useToast();
   const refresh = useRefresh();
@@ -93,7 +111,13 @@ export default function FormDialogBody({
   const [busy, setBusy] = useState(false);
   const running = useRef(false);
   const [serverErrors, setServerErrors] = useState<ErrorSchema<Data>>();
+  // The record an update is made against: its version goes out as If-Match. After a conflict the user
+  // chooses theirs (reload) or mine (overwrite): either way the edit is then made against theirs.
+  const base = useRef<Data | undefined>(data);
+  const [conflict, setConflict] = useState<{ message: string; current: Data; mine: Data }>();
   const formContext = useMemo<FormContext>(() => ({ formData }), [formData]);
+  // Closing asks first while the form holds something other than what it opened with (DialogHost).
+  useEffect(() => onDirty?.(hasChanges(initial, formData)), [initial, formData, onDirty]);
 
   async function submit(input: Data) {
     // One call at a time, whatever Enter or a double click asks.
@@ -121,11 +145,18 @@ export default function FormDialogBody({
         setServerErrors(toErrorSchema(issuesByField(parsed.error)));
         return;
       }
-      await send(dialog.call, { ...data }, parsed.success ? parsed.data : values);
+      const headers = dialog.kind === 'update' ? ifMatchFor(base.current) : undefined;
+      await send(dialog.call, { ...data }, parsed.success ? parsed.data : values, headers);
       toast(successToast(dialog.success));
       onClose();
       refresh();
     } catch (error) {
+      const stale = conflictOf(error);
+      if (stale) {
+        // Nothing was written: show their values beside the user's, and let the user choose.
+        setConflict({ ...stale, mine: input });
+        return;
+      }
       // The dialog stays open: nothing typed is lost, and the server's messages sit under the fields.
       toast(failureToast(dialog.failure, error, setup.fields));
       setServerErrors(toErrorSchema(fieldErrorsOf(answerOf(error))));
@@ -136,14 +167,36 @@ export default function FormDialogBody({
     }
   }
 
+  const theirs = conflict && initialFormData(resource, dialog, setup.schema, conflict.current);
   return (
     <DialogContent>
+      {conflict && theirs && (
+        <ConflictPanel
+          message={conflict.message}
+          fields={setup.fields}
+          theirs={theirs}
+          mine={conflict.mine}
+          busy={busy}
+          onReload={() => {
+            base.current = conflict.current;
+            setConflict(undefined);
+            setServerErrors(undefined);
+            setFormData(theirs);
+          }}
+          onOverwrite={() => {
+            base.current = conflict.current;
+            setConflict(undefined);
+            void submit(conflict.mine);
+          }}
+        />
+      )}
       <Form
         schema={setup.schema}
         uiSchema={setup.uiSchema}
         validator={setup.validator}
         widgets={widgets}
         fields={fields}
+        templates={templates}
         formContext={formContext}
         formData={formData}
         onChange={(e) => {
@@ -162,7 +215,7 @@ export default function FormDialogBody({
         disabled={busy}
       >
         <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 1, mt: 2 }}>
-          <DialogButtons busy={busy} onCancel={onClose} busyLabel="Saving">
+          <DialogButtons busy={busy} onCancel={onCancel} busyLabel="Saving">
             {dialog.kind === 'create' ? 'Create' : 'Save'}
           </DialogButtons>
         </Box>

@@ -46,5 +46,10 @@ export interface DialogBodyProps<D> {
   dialog: D;
   /** What `openDialog` was given: the record for update/remove/details, prefills for create. */
   data?: DialogData;
+  /** Closes the dialog at once (after its call succeeded, or when there is nothing to lose). */
   onClose: () => void;
+  /** The user asks to close (Cancel): the host first asks "Discard changes?" when the body reported any. */
+  onCancel?: () => void;
+  /** The body reports whether it holds changes the user has not saved. */
+  onDirty?: (dirty: boolean) => void;
 }

@@ -2,13 +2,16 @@
  * The one list screen every resource gets, fed by its manifest: columns, filters, sort, pagination,
  * an empty state, create/edit/delete/details that open the resource's dialogs (spec §2: no page
  * routes), and the list behaviours it declares: reorder, toggle, upload, a failure alert, a default
- * record and row operations (each in a file of its own beside this one).
+ * record and row operations (each in a file of its own beside this one). And what react-admin users
+ * expect of a list: a click on a row opens its record, bulk delete over selected rows where a delete
+ * dialog exists, Export to CSV, a column chooser and saved queries; on a phone, cards instead of a
+ * table (each in a file of its own too).
  */
 import type { ReactElement } from 'react';
-import { Box, Typography } from '@mui/material';
+import { Box, Typography, useMediaQuery, type Theme } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
-import { Button, Datagrid, List, TopToolbar, usePermissions } from 'react-admin';
-import { labelOf, type ResourceDef } from '../../manifest/index.ts';
+import { BulkActionsToolbar, Button, Datagrid, FilterButton, List, TopToolbar, usePermissions } from 'react-admin';
+import { labelOf, type RemoveDialog, type ResourceDef } from '../../manifest/index.ts';
 import { useOpenDialog } from '../dialogs/context.ts';
 import { UploadButton } from '../widgets/UploadButton.tsx';
 import { allows, dialogFor } from './access.ts';
@@ -16,11 +19,21 @@ import { listColumns } from './columns.tsx';
 import { DefaultMark, MakeDefaultButton, mayChangeDefault } from './default-record.tsx';
 import { listFilters } from './filters.tsx';
 import { ListFailure } from './list-failure.tsx';
+import { ListError, ListPagination } from './list-error.tsx';
 import { ReorderDatagrid } from './reorder.tsx';
 import { RowActions, type Found } from './row-actions.tsx';
 import { OperationButton, rowOperations } from './row-operations.tsx';
 import { ToggleField, toggleDialog } from './toggle.tsx';
+import { HistoryButton, offersHistory } from './history.tsx';
+import { SortedHeader } from './header.tsx';
 import { inSentence } from '../dialogs/titles.ts';
+import { BulkDeleteButton } from './bulk-delete.tsx';
+import { CardList } from './card-list.tsx';
+import { ColumnsButton, columnOf, useHiddenColumns, type Column } from './column-chooser.tsx';
+import { ExportButton } from './export.tsx';
+import { useRowClick } from './row-click.ts';
+import { SavedQueriesButton } from './saved-queries.tsx';
+import { SelectRowField } from './selection.tsx';
 
 /** Spec's page size; the server answers `Content-Range: … 0-24/…` for the first page. */
 const PER_PAGE = 25;
@@ -38,10 +51,25 @@ function CreateButton({ create }: { create: Found }) {
   );
 }
 
-function Toolbar({ resource, create, canWrite }: { resource: ResourceDef; create: Found; canWrite: boolean }) {
+interface ToolbarProps {
+  resource: ResourceDef;
+  create: Found;
+  canWrite: boolean;
+  /** The column chooser's columns (none: no chooser, as on a phone's cards). */
+  columns?: Column[];
+  hidden?: string[];
+  onToggleColumn?: (key: string) => void;
+}
+
+function Toolbar({ resource, create, canWrite, columns, hidden = [], onToggleColumn }: ToolbarProps) {
   const upload = resource.list?.upload;
   return (
     <TopToolbar>
+      {/* The filters not always shown (the date ranges: 'Created from', …); saved queries have their own button. */}
+      <FilterButton disableSaveQuery />
+      <SavedQueriesButton />
+      {columns && onToggleColumn && <ColumnsButton columns={columns} hidden={hidden} onToggle={onToggleColumn} />}
+      <ExportButton resource={resource} />
       {upload && canWrite && <UploadButton upload={upload} />}
       <CreateButton create={create} />
     </TopToolbar>
@@ -51,8 +79,8 @@ function Toolbar({ resource, create, canWrite }: { resource: ResourceDef; create
 function EmptyState({ resource, create, canWrite }: { resource: ResourceDef; create: Found; canWrite: boolean }) {
   const upload = resource.list?.upload;
   return (
-    <Box sx={{ textAlign: 'center', m: 6, width: '100%' }}>
-      <Typography variant="h6" color="text.secondary" gutterBottom>
+    <Box sx={{ textAlign: 'center', py: 6, px: 2, width: '100%', boxSizing: 'border-box' }}>
+      <Typography variant="h6" component="h2" color="text.secondary" gutterBottom>
         No {inSentence(resource.plural)} yet
       </Typography>
       {upload && canWrite && <UploadButton upload={upload} />}
@@ -82,6 +110,7 @@ function columnsOf(resource: ResourceDef, role: unknown): ReactElement[] {
 
 export function ListScreen({ resource }: { resource: ResourceDef }) {
   const { permissions } = usePermissions();
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const create = dialogFor(resource, 'create', permissions);
   const update = dialogFor(resource, 'update', permissions);
   const remove = dialogFor(resource, 'remove', permissions);
@@ -89,44 +118,87 @@ export function ListScreen({ resource }: { resource: ResourceDef }) {
   const canWrite = allows(resource.access.write, permissions);
   const operations = rowOperations(resource, permissions);
   const makeDefault = mayChangeDefault(resource, permissions);
+  const history = offersHistory(resource, permissions);
   const { reorder, failure } = resource.list ?? {};
+  const { hidden, toggle } = useHiddenColumns(resource);
+  // A click on a row (or a card's title) opens the record: its update dialog, else its details.
+  const { rowClick, onClickCapture, openRecord } = useRowClick(update ?? details);
 
-  const columns = columnsOf(resource, permissions);
-  const hasActions = update || remove || details || operations.length > 0 || makeDefault;
+  const all = columnsOf(resource, permissions);
+  const chooser = all.map(columnOf);
+  const columns = all.filter((c) => !hidden.includes(columnOf(c).key));
+  const hasActions = update || remove || details || operations.length > 0 || makeDefault || history;
   const actions = hasActions && (
     <RowActions key="actions" label="Actions" textAlign="right" update={update} remove={remove} details={details}>
       {operations.map((op) => (
         <OperationButton key={op.call} operation={op} />
       ))}
       {makeDefault && <MakeDefaultButton resource={resource} />}
+      {history && <HistoryButton resource={resource} />}
     </RowActions>
   );
+  // Cards on a phone; a reorderable list keeps its table (its rows are what is dragged), scrolled sideways in its own box.
+  const cards = phone && !reorder;
+  // Selection only where the role may delete, and only in the table.
+  const bulk = remove && !cards && (
+    <BulkActionsToolbar>
+      <BulkDeleteButton resource={resource} dialog={remove[1] as RemoveDialog} />
+    </BulkActionsToolbar>
+  );
+  const select = bulk ? [<SelectRowField key="select" label="Select" sortable={false} titleSource={resource.title} />] : [];
+  const grid = {
+    rowClick,
+    bulkActionButtons: false as const,
+    // The bulk toolbar stands above the scroll box below (which would clip it), not in the table.
+    bulkActionsToolbar: <></>,
+    header: SortedHeader,
+  };
 
   return (
     <List
       resource={resource.name}
       title={resource.plural}
       filters={listFilters(resource)}
-      actions={<Toolbar resource={resource} create={create} canWrite={canWrite} />}
+      actions={
+        <Toolbar
+          resource={resource}
+          create={create}
+          canWrite={canWrite}
+          {...(cards ? {} : { columns: chooser, hidden, onToggleColumn: toggle })}
+        />
+      }
       empty={<EmptyState resource={resource} create={create} canWrite={canWrite} />}
       perPage={PER_PAGE}
       sort={reorder ? { field: reorder.field, order: 'ASC' } : resource.sort}
       exporter={false}
-      error={failure ? <ListFailure failure={failure} /> : undefined}
+      error={failure ? <ListFailure failure={failure} /> : <ListError title={`Unable to load ${inSentence(resource.plural)}`} />}
+      pagination={<ListPagination />}
       queryOptions={failure ? quietErrors : undefined}
     >
-      {reorder ? (
-        <ReorderDatagrid manifest={resource} reorder={reorder} rowClick={false} bulkActionButtons={false}>
-          {columns}
-          {actions}
-        </ReorderDatagrid>
+      {cards ? (
+        <CardList resource={resource} columns={columns} actions={actions} onOpen={openRecord} />
       ) : (
-        <Datagrid rowClick={false} bulkActionButtons={false}>
-          {columns}
-          {actions}
-        </Datagrid>
+        <>
+          {bulk}
+          {/* Wider than the screen (a phone's reorderable table), the table scrolls in its own box: taking no
+              width of its own (`width: 0`, then the whole width it is given), it never widens the page. */}
+          <Box onClickCapture={onClickCapture} sx={{ overflowX: 'auto', width: 0, minWidth: '100%' }}>
+            {reorder ? (
+              <ReorderDatagrid manifest={resource} reorder={reorder} {...grid}>
+                {select}
+                {columns}
+                {actions}
+              </ReorderDatagrid>
+            ) : (
+              <Datagrid {...grid}>
+                {select}
+                {columns}
+                {actions}
+              </Datagrid>
+            )}
+          </Box>
+        </>
       )}
     </List>
   );
 }
-

@@ -1,15 +1,28 @@
 /**
  * How a field's value is shown, by kind: a list column, and the same display in details dialogs.
- * References show the parent's title field; images a thumbnail; booleans a check or a cross; money
- * through the shared formatter; files a link; rich text only through DOMPurify; absent values
- * `emptyShownAs`.
+ * References show the parent's title field, linked to the parent; images a thumbnail; enumerated
+ * values (selects, flags, numbers with `choices`) their label on a chip; money through the shared
+ * formatter; sizes and dates in the user's locale; files a link; rich text only through DOMPurify;
+ * absent values `emptyShownAs`. Every list also offers the records' timestamps as columns.
  */
 import { lazy, Suspense, type ReactElement } from 'react';
-import { NumberField, ReferenceField, TextField } from 'react-admin';
-import { isSortable, labelOf, type FieldDef, type ResourceDef } from '../../manifest/index.ts';
+import { NumberField, TextField } from 'react-admin';
+import { isSortable, labelOf, TIMESTAMP_FIELDS, type FieldDef, type ResourceDef } from '../../manifest/index.ts';
 import { registry } from '../../../resources/index.ts';
-import { BooleanField, FileField, ImageField, MoneyField, SelectField, type ColumnProps } from './displays.tsx';
+import {
+  BooleanField,
+  BytesField,
+  ChoiceField,
+  DateTimeField,
+  FileField,
+  ImageField,
+  MoneyField,
+  ResourceNameField,
+  SelectField,
+  type ColumnProps,
+} from './displays.tsx';
 import { ReferenceByField } from './reference-by.tsx';
+import { ReferenceLinkField } from './reference-link.tsx';
 
 // DOMPurify comes with the first rich text shown, not with every list.
 const LazyHtmlField = lazy(() => import('./html.tsx'));
@@ -25,25 +38,27 @@ function HtmlField(props: ColumnProps) {
 export function fieldDisplay(resource: ResourceDef, f: FieldDef, sortable = false): ReactElement | null {
   const common = { source: f.name, label: labelOf(f), sortable };
   const emptyText = f.emptyShownAs === undefined ? undefined : String(f.emptyShownAs);
+  if (f.kind === 'password') return null;
+  // By what the value means before by how it is stored: `1` is 'Active', a size is '12.3 kB'.
+  if (f.display === 'datetime') return <DateTimeField key={f.name} {...common} emptyText={emptyText} />;
+  if (f.display === 'resource') return <ResourceNameField key={f.name} {...common} emptyText={emptyText} />;
+  if (f.choices?.length && f.kind !== 'boolean' && f.kind !== 'select')
+    return <ChoiceField key={f.name} {...common} emptyText={emptyText} choices={f.choices} />;
   switch (f.kind) {
-    case 'password':
-      return null;
     case 'image':
       return <ImageField key={f.name} {...common} titleSource={resource.title} />;
     case 'number':
-      return f.display === 'money' ? (
-        <MoneyField key={f.name} {...common} emptyText={emptyText} />
-      ) : (
-        <NumberField key={f.name} {...common} emptyText={emptyText} />
-      );
+      if (f.display === 'money') return <MoneyField key={f.name} {...common} emptyText={emptyText} />;
+      if (f.display === 'bytes') return <BytesField key={f.name} {...common} emptyText={emptyText} />;
+      return <NumberField key={f.name} {...common} emptyText={emptyText} />;
     case 'boolean':
-      return <BooleanField key={f.name} {...common} emptyText={emptyText} />;
+      return <BooleanField key={f.name} {...common} emptyText={emptyText} choices={f.choices} />;
     case 'file':
       return <FileField key={f.name} {...common} emptyText={emptyText} />;
     case 'html':
       return <HtmlField key={f.name} {...common} emptyText={emptyText} />;
     case 'select':
-      return <SelectField key={f.name} {...common} emptyText={emptyText} />;
+      return <SelectField key={f.name} {...common} emptyText={emptyText} choices={f.choices} />;
     case 'reference': {
       const parent = registry.resource(f.reference!);
       if (f.referenceBy)
@@ -57,11 +72,7 @@ export function fieldDisplay(resource: ResourceDef, f: FieldDef, sortable = fals
             emptyText={emptyText}
           />
         );
-      return (
-        <ReferenceField key={f.name} {...common} reference={parent.name} link={false} emptyText={emptyText}>
-          <TextField source={parent.title} />
-        </ReferenceField>
-      );
+      return <ReferenceLinkField key={f.name} {...common} target={parent} emptyText={emptyText} />;
     }
     default:
       return <TextField key={f.name} {...common} emptyText={emptyText} />;
@@ -75,10 +86,15 @@ export interface ColumnOptions {
   replace?: (f: FieldDef) => ReactElement | undefined;
 }
 
-/** The list columns of a resource: its `list: true` fields, in order. */
+/**
+ * Columns every list offers but shows only when asked (the column chooser): the records' timestamps,
+ * 'Created' and 'Updated', sortable. A column chooser starts with these hidden.
+ */
+export const HIDDEN_BY_DEFAULT: readonly string[] = TIMESTAMP_FIELDS.map((f) => f.name);
+
+/** The list columns of a resource: its `list: true` fields, in order, then the timestamps (`HIDDEN_BY_DEFAULT`). */
 export function listColumns(resource: ResourceDef, { sortable = true, replace }: ColumnOptions = {}): ReactElement[] {
-  return resource.fields
-    .filter((f) => f.list)
+  return [...resource.fields.filter((f) => f.list), ...TIMESTAMP_FIELDS]
     .map((f) => replace?.(f) ?? fieldDisplay(resource, f, sortable && isSortable(f)))
     .filter((c): c is ReactElement => c !== null);
 }

@@ -4,7 +4,8 @@
  * The list marks that record with a 'Default' chip and offers 'Make default' on the others.
  */
 import { useState } from 'react';
-import { Chip, IconButton, Tooltip } from '@mui/material';
+import { Chip, IconButton } from '@mui/material';
+import { RowTooltip } from '../widgets/RowTooltip.tsx';
 import StarIcon from '@mui/icons-material/Star';
 import { useQuery } from '@tanstack/react-query';
 import { usePermissions, useRecordContext, useRefresh, type Identifier } from 'react-admin';
@@ -43,6 +44,10 @@ export function DefaultMark({ resource }: { label: string; resource: ResourceDef
   return <Chip size="small" color="primary" label="Default" />;
 }
 
+/** A record's value against a declared one, compared as text (a filter or an engine may answer '1' for 1). */
+const sameValue = (value: unknown, wanted: unknown) =>
+  value !== null && value !== undefined && String(value) === String(wanted);
+
 /** The row action that makes the row's record the default. */
 export function MakeDefaultButton({ resource }: { resource: ResourceDef }) {
   const record = useRecordContext();
@@ -52,6 +57,8 @@ export function MakeDefaultButton({ resource }: { resource: ResourceDef }) {
   const [busy, setBusy] = useState(false);
   const def = resource.defaultRecord;
   if (!def || !record || !isSuccess || (data !== null && String(record.id) === String(data))) return null;
+  // A record that may not be the default (an inactive currency) is not offered: the server would refuse.
+  if (def.requires && !sameValue(record[def.requires.field], def.requires.value)) return null;
   const what = inSentence(resource.label);
 
   async function makeDefault() {
@@ -70,12 +77,12 @@ export function MakeDefaultButton({ resource }: { resource: ResourceDef }) {
   }
 
   return (
-    <Tooltip title="Make default">
+    <RowTooltip title="Make default">
       <span>
         <IconButton size="small" aria-label="Make default" disabled={busy} onClick={() => void makeDefault()}>
           <StarIcon fontSize="small" />
         </IconButton>
       </span>
-    </Tooltip>
+    </RowTooltip>
   );
 }

@@ -1,13 +1,16 @@
 /**
  * Small read-only displays of a record's field, by kind: used as list columns and in details dialogs.
- * Each takes the props react-admin's Datagrid reads from a column (source, label, sortable).
+ * Each takes the props react-admin's Datagrid reads from a column (source, label, sortable). Values
+ * read as words: an enumerated value as its choice's label on a chip ('Active', never `1`), a flag as
+ * 'Yes'/'No' (or its choices), a size as '12.3 kB', a date in the user's locale, a resource by its label.
  */
 import { Chip, Link, Typography } from '@mui/material';
-import CheckIcon from '@mui/icons-material/Check';
-import CloseIcon from '@mui/icons-material/Close';
 import { useRecordContext } from 'react-admin';
+import type { Choice } from '../../manifest/index.ts';
 import { formatMoney } from '../../domain/money.ts';
 import { Thumbnail } from '../shell/Thumbnail.tsx';
+import { choiceOf, FLAG_CHOICES, resourceLabel } from './choices.ts';
+import { formatBytes, formatDateTime } from './formats.ts';
 
 /** The props react-admin's Datagrid reads from a column (header label, sort). */
 export interface ColumnProps {
@@ -33,17 +36,58 @@ export function ImageField({ source, titleSource }: ColumnProps & { titleSource:
   return <Thumbnail src={record?.[source]} alt={String(record?.[titleSource] ?? '')} />;
 }
 
-/** true / false as a check or a cross, named for assistive technology ('Yes' / 'No'). */
-export function BooleanField({ source, label, emptyText }: ColumnProps) {
+/**
+ * An enumerated value (a select, a flag, a numeric status) as a chip with its choice's label; a value
+ * no choice names is shown as it is (never hidden: it is what the record holds).
+ */
+export function ChoiceField({ source, emptyText, choices }: ColumnProps & { choices: readonly Choice[] }) {
   const record = useRecordContext();
   const value = record?.[source];
   if (isAbsent(value)) return <Empty text={emptyText} />;
-  const on = value === true || value === 1 || value === '1' || value === 'true';
-  const name = `${label ?? source}: ${on ? 'Yes' : 'No'}`;
-  return on ? (
-    <CheckIcon fontSize="small" color="success" titleAccess={name} />
-  ) : (
-    <CloseIcon fontSize="small" color="disabled" titleAccess={name} />
+  const choice = choiceOf(choices, value);
+  const tone = choice?.tone && choice.tone !== 'default' ? choice.tone : undefined;
+  return <Chip size="small" label={choice?.label ?? String(value)} color={tone} variant={tone ? 'filled' : 'outlined'} />;
+}
+
+/** true / false as a chip in words: the field's choices ('Active' / 'Inactive'), else 'Yes' / 'No'. */
+export function BooleanField({ choices = FLAG_CHOICES, ...props }: ColumnProps & { choices?: readonly Choice[] }) {
+  return <ChoiceField {...props} choices={choices} />;
+}
+
+/** A file size in the user's locale: '12.3 kB'. */
+export function BytesField({ source, emptyText }: ColumnProps) {
+  const record = useRecordContext();
+  const text = formatBytes(record?.[source]);
+  if (!text) return <Empty text={emptyText} />;
+  return (
+    <Typography component="span" variant="body2" sx={{ whiteSpace: 'nowrap' }}>
+      {text}
+    </Typography>
+  );
+}
+
+/** An instant (ISO text) as a date and time in the user's locale, the instant itself kept for machines. */
+export function DateTimeField({ source, emptyText }: ColumnProps) {
+  const record = useRecordContext();
+  const value = record?.[source];
+  const text = formatDateTime(value);
+  if (!text) return <Empty text={isAbsent(value) ? emptyText : String(value)} />;
+  return (
+    <Typography component="time" variant="body2" dateTime={String(value)} sx={{ whiteSpace: 'nowrap' }}>
+      {text}
+    </Typography>
+  );
+}
+
+/** A value naming a resource (the recycle bin's and the audit log's `resource`), by the resource's label. */
+export function ResourceNameField({ source, emptyText }: ColumnProps) {
+  const record = useRecordContext();
+  const value = record?.[source];
+  if (isAbsent(value)) return <Empty text={emptyText} />;
+  return (
+    <Typography component="span" variant="body2">
+      {resourceLabel(value)}
+    </Typography>
   );
 }
 
@@ -78,10 +122,7 @@ export function FileField({ source, emptyText }: ColumnProps) {
   );
 }
 
-/** One of a select's options, as a chip. */
-export function SelectField({ source, emptyText }: ColumnProps) {
-  const record = useRecordContext();
-  const value = record?.[source];
-  if (isAbsent(value)) return <Empty text={emptyText} />;
-  return <Chip size="small" label={String(value)} />;
+/** One of a select's options, as a chip with its choice's label when the field declares choices. */
+export function SelectField({ choices = [], ...props }: ColumnProps & { choices?: readonly Choice[] }) {
+  return <ChoiceField {...props} choices={choices} />;
 }

@@ -1,24 +1,34 @@
 /**
- * A list's filters, from its fields: free-text search (`q`) when any field is searchable, a parent
- * picker per filterable reference, a choice per filterable select, an exact-match box otherwise.
+ * A list's filters, by what the value is, so no filter can be given a value the server refuses:
+ * free-text search (`q`) when any field is searchable; a parent picker per filterable reference; a
+ * select for every enumerated value (a select's options, a field's `choices`, a flag: Yes/No, a
+ * resource's name); a number box for other numbers; a date range ('Created from', 'Created until')
+ * for dates; a text box only for text, which the server compares exactly and never refuses.
+ * Search and exact filters are always shown; the date ranges are offered by the Filter button.
  */
 import type { ReactElement } from 'react';
-import { AutocompleteInput, ReferenceInput, SearchInput, SelectInput, TextInput } from 'react-admin';
-import { labelOf, listOptions, type ResourceDef } from '../../manifest/index.ts';
+import {
+  AutocompleteInput,
+  DateInput,
+  NumberInput,
+  ReferenceInput,
+  SearchInput,
+  SelectInput,
+  TextInput,
+} from 'react-admin';
+import { labelOf, listFields, listOptions, RANGE_ENDS, type FieldDef, type ResourceDef } from '../../manifest/index.ts';
 import { registry } from '../../../resources/index.ts';
+import { filterChoices, filterInputKind } from './choices.ts';
+import { dayBoundary, dayOf } from './formats.ts';
 
 const PARENTS_PER_PAGE = 50;
 
-export function listFilters(resource: ResourceDef): ReactElement[] {
-  const filters: ReactElement[] = [];
-  const offered = listOptions(resource, registry);
-  if (offered.search.length) filters.push(<SearchInput key="q" source="q" alwaysOn />);
-  for (const f of resource.fields) {
-    if (!offered.filters.includes(f.name)) continue;
-    const label = labelOf(f);
-    if (f.kind === 'reference') {
+function exactFilter(f: FieldDef): ReactElement {
+  const label = labelOf(f);
+  switch (filterInputKind(f)) {
+    case 'reference': {
       const parent = registry.resource(f.reference!);
-      filters.push(
+      return (
         <ReferenceInput
           key={f.name}
           source={f.name}
@@ -27,15 +37,46 @@ export function listFilters(resource: ResourceDef): ReactElement[] {
           perPage={PARENTS_PER_PAGE}
           alwaysOn
         >
-          <AutocompleteInput label={label} optionText={parent.title} filterToQuery={(q: string) => ({ q })} />
-        </ReferenceInput>,
+          {/* A reference held by another field of the parent (a country's code) filters by that field. */}
+          <AutocompleteInput label={label} optionText={parent.title} optionValue={f.referenceBy ?? 'id'} filterToQuery={(q: string) => ({ q })} />
+        </ReferenceInput>
       );
-    } else if (f.kind === 'select') {
-      const choices = (f.options ?? []).map((o) => ({ id: o, name: o }));
-      filters.push(<SelectInput key={f.name} source={f.name} label={label} choices={choices} alwaysOn />);
-    } else {
-      filters.push(<TextInput key={f.name} source={f.name} label={label} alwaysOn />);
     }
+    case 'select':
+      return <SelectInput key={f.name} source={f.name} label={label} choices={filterChoices(f)} translateChoice={false} alwaysOn />;
+    case 'number':
+      return <NumberInput key={f.name} source={f.name} label={label} step={f.storage === 'integer' ? 1 : 'any'} alwaysOn />;
+    default:
+      return <TextInput key={f.name} source={f.name} label={label} alwaysOn />;
   }
+}
+
+/** 'Created from' and 'Created until': days in the user's time zone, sent as the instants they start and end. */
+function rangeFilters(f: FieldDef): ReactElement[] {
+  const label = labelOf(f);
+  return [
+    <DateInput
+      key={f.name + RANGE_ENDS.from}
+      source={f.name + RANGE_ENDS.from}
+      label={`${label} from`}
+      format={dayOf}
+      parse={(day: string) => dayBoundary(day, 'start') ?? null}
+    />,
+    <DateInput
+      key={f.name + RANGE_ENDS.to}
+      source={f.name + RANGE_ENDS.to}
+      label={`${label} until`}
+      format={dayOf}
+      parse={(day: string) => dayBoundary(day, 'end') ?? null}
+    />,
+  ];
+}
+
+export function listFilters(resource: ResourceDef): ReactElement[] {
+  const filters: ReactElement[] = [];
+  const offered = listOptions(resource, registry);
+  if (offered.search.length) filters.push(<SearchInput key="q" source="q" alwaysOn />);
+  for (const f of resource.fields) if (offered.filters.includes(f.name)) filters.push(exactFilter(f));
+  for (const f of listFields(resource)) if (offered.ranges.includes(f.name)) filters.push(...rangeFilters(f));
   return filters;
 }

@@ -33,6 +33,7 @@ import People from '@mui/icons-material/People';
 import Percent from '@mui/icons-material/Percent';
 import Person from '@mui/icons-material/Person';
 import PhotoLibrary from '@mui/icons-material/PhotoLibrary';
+import History from '@mui/icons-material/History';
 import PriorityHigh from '@mui/icons-material/PriorityHigh';
 import Public from '@mui/icons-material/Public';
 import QrCode2 from '@mui/icons-material/QrCode2';
@@ -81,6 +82,7 @@ const ICONS: Record<string, SvgIconComponent> = {
   Percent,
   Person,
   PhotoLibrary,
+  History,
   PriorityHigh,
   Public,
   QrCode2,

@@ -4,10 +4,12 @@
  * the target's list for `filter={ [by]: [values] }`: in a list, every cell asks for all the values
  * on the page with the same query, which react-query sends once.
  */
-import { useContext, useMemo } from 'react';
+import { useContext, useMemo, type MouseEvent } from 'react';
 import { Typography } from '@mui/material';
-import { ListContext, useGetList, useRecordContext } from 'react-admin';
+import { Link, ListContext, useGetList, usePermissions, useRecordContext } from 'react-admin';
+import { registry } from '../../../resources/index.ts';
 import type { ColumnProps } from './displays.tsx';
+import { recordAddress } from './record-address.ts';
 
 interface ReferenceByProps extends ColumnProps {
   /** The target resource. */
@@ -23,6 +25,7 @@ const present = (v: unknown): v is string | number => (typeof v === 'string' && 
 export function ReferenceByField({ source, reference, by, titleSource, emptyText }: ReferenceByProps) {
   const record = useRecordContext();
   const list = useContext(ListContext);
+  const { permissions } = usePermissions();
   const value = record?.[source];
   const pageData = list?.data;
   const values = useMemo(() => {
@@ -39,6 +42,14 @@ export function ReferenceByField({ source, reference, by, titleSource, emptyText
   const target = data?.find((r) => String(r[by]) === String(value));
   // Until the target answers (or when none matches) the stored value itself is the best name there is.
   const shown = target && present(target[titleSource]) ? String(target[titleSource]) : isPending ? '' : String(value);
+  // Linked to the target, as every reference is (reference-link.tsx), once the target is known.
+  const to = recordAddress(registry.resource(reference), target, permissions);
+  if (to)
+    return (
+      <Link to={to} variant="body2" onClick={(e: MouseEvent) => e.stopPropagation()}>
+        {shown}
+      </Link>
+    );
   return (
     <Typography component="span" variant="body2">
       {shown}

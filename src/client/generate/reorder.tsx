@@ -18,7 +18,8 @@ import {
   type KeyboardEvent,
   type ReactNode,
 } from 'react';
-import { Box, IconButton, Tooltip } from '@mui/material';
+import { Box, IconButton } from '@mui/material';
+import { RowTooltip } from '../widgets/RowTooltip.tsx';
 import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
 import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
 import DragIndicatorIcon from '@mui/icons-material/DragIndicator';
@@ -27,6 +28,7 @@ import {
   DatagridBody,
   DatagridRow,
   useListContext,
+  usePermissions,
   useRecordContext,
   useRefresh,
   type DatagridProps,
@@ -37,8 +39,17 @@ import type { ListBehaviour, ResourceDef } from '../../manifest/index.ts';
 import { failureToast } from '../dialogs/outcome.ts';
 import { send } from '../providers/http.ts';
 import { useToast } from '../shell/toast.tsx';
+import { allows } from './access.ts';
 
 type Reorder = NonNullable<ListBehaviour['reorder']>;
+
+/**
+ * Whether `role` may reorder the resource's rows: the reorder call is guarded by the resource's write
+ * access (server `routes/reorder.ts`), so a role without it is never offered a grip or a button.
+ */
+export function mayReorder(resource: ResourceDef, role: unknown): boolean {
+  return !!resource.list?.reorder && allows(resource.access.write, role);
+}
 
 /** The failure toast's title (its description is the server's answer). */
 export const REORDER_FAILURE = 'Unable to reorder!';
@@ -146,14 +157,14 @@ export function ReorderHandle(_: { label: string; sortable: false }) {
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', whiteSpace: 'nowrap' }} onKeyDown={onKeyDown}>
       <DragIndicatorIcon fontSize="small" sx={{ color: 'text.secondary', cursor: 'grab', mr: 0.5 }} aria-hidden />
-      <Tooltip title={`Move ${title} up`}>
+      <RowTooltip title={`Move ${title} up`}>
         <span>
           <IconButton ref={up} size="small" aria-label="Move up" disabled={api.busy || index === 0} onClick={() => api.move(index, index - 1, 'up')}>
             <ArrowUpwardIcon fontSize="small" />
           </IconButton>
         </span>
-      </Tooltip>
-      <Tooltip title={`Move ${title} down`}>
+      </RowTooltip>
+      <RowTooltip title={`Move ${title} down`}>
         <span>
           <IconButton
             ref={down}
@@ -165,7 +176,7 @@ export function ReorderHandle(_: { label: string; sortable: false }) {
             <ArrowDownwardIcon fontSize="small" />
           </IconButton>
         </span>
-      </Tooltip>
+      </RowTooltip>
     </Box>
   );
 }
@@ -180,6 +191,7 @@ interface ReorderDatagridProps extends Omit<DatagridProps, 'data' | 'body' | 'ch
 /** A Datagrid whose rows are in the reorder field's order and move by drag and drop or keyboard. */
 export function ReorderDatagrid({ manifest, reorder, children, ...rest }: ReorderDatagridProps) {
   const { data, page, perPage, sort, setSort } = useListContext();
+  const { permissions } = usePermissions();
   const toast = useToast();
   const refresh = useRefresh();
   const [shown, setShown] = useState<{ base: RaRecord[] | undefined; rows: RaRecord[] } | null>(null);
@@ -263,6 +275,13 @@ export function ReorderDatagrid({ manifest, reorder, children, ...rest }: Reorde
     [ids, busy, dragged, over, focus, move, rows, manifest.title],
   );
 
+  // A role that may not reorder sees the rows in the same order, without the grip, the buttons or dragging.
+  if (!mayReorder(manifest, permissions))
+    return (
+      <Datagrid {...rest} data={rows}>
+        {children}
+      </Datagrid>
+    );
   return (
     <ReorderContext.Provider value={api}>
       <Datagrid {...rest} data={rows} body={<DatagridBody row={<ReorderRow />} />}>

@@ -11,7 +11,7 @@ const ListScreen = lazy(() => loadListScreen().then((m) => ({ default: m.ListScr
 
 export function generatedResources(registry: Registry, role: unknown): ReactElement[] {
   const shown = registry.resources.filter((r) => r.reads.list?.kind === 'list' && allows(listAccess(r), role));
-  // Signing in lands on a list: fetch its code now, not once the route renders.
+  // The lists are a click away from the landing page: fetch their code now, not once a route renders.
   if (shown.length) void loadListScreen();
   return shown.map((r) => (
     <Resource

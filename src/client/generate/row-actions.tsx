@@ -1,6 +1,7 @@
 /** The actions column of a list row: Details, Edit and Delete open the resource's dialogs; more may follow. */
 import type { ReactElement, ReactNode } from 'react';
-import { Box, IconButton, Tooltip } from '@mui/material';
+import { Box, IconButton } from '@mui/material';
+import { RowTooltip } from '../widgets/RowTooltip.tsx';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import VisibilityIcon from '@mui/icons-material/Visibility';
@@ -27,11 +28,11 @@ export function RowActions({ update, remove, details, children }: RowActionsProp
   if (!record) return null;
   const action = (found: Found, label: string, icon: ReactElement, color?: 'error') =>
     found && (
-      <Tooltip title={label}>
+      <RowTooltip title={label}>
         <IconButton size="small" aria-label={label} color={color} onClick={() => openDialog(found[0], { ...record })}>
           {icon}
         </IconButton>
-      </Tooltip>
+      </RowTooltip>
     );
   return (
     <Box sx={{ display: 'flex', justifyContent: 'flex-end', alignItems: 'center', whiteSpace: 'nowrap' }}>

@@ -3,7 +3,8 @@
  * row's `{id}` and no body (the recycle bin's Restore), toasts its success or failure, refreshes.
  */
 import { useState } from 'react';
-import { IconButton, Tooltip } from '@mui/material';
+import { IconButton } from '@mui/material';
+import { RowTooltip } from '../widgets/RowTooltip.tsx';
 import { useRecordContext, useRefresh } from 'react-admin';
 import type { OperationDef, ResourceDef } from '../../manifest/index.ts';
 import { failureToast, successToast } from '../dialogs/outcome.ts';
@@ -45,12 +46,12 @@ export function OperationButton({ operation }: { operation: RowOperation }) {
   }
 
   return (
-    <Tooltip title={row.label}>
+    <RowTooltip title={row.label}>
       <span>
         <IconButton size="small" aria-label={row.label} disabled={busy} onClick={() => void run()}>
           <Icon fontSize="small" />
         </IconButton>
       </span>
-    </Tooltip>
+    </RowTooltip>
   );
 }

@@ -13,10 +13,16 @@ export function httpClient(url: string, options: fetchUtils.Options = {}): Promi
 }
 
 /**
- * Sends a declared call: `{param}`s filled from `pathValues`, `body` as JSON. Rejects with an
+ * Sends a declared call: `{param}`s filled from `pathValues`, `body` as JSON, with any extra `headers`
+ * (an update's `If-Match`). Rejects with an
  * `HttpError` whose `body` is the server's parsed answer (what failure toasts describe).
  */
-export function send(call: Call, pathValues: Record<string, unknown>, body?: unknown): Promise<HttpResult> {
+export function send(
+  call: Call,
+  pathValues: Record<string, unknown>,
+  body?: unknown,
+  headers?: Record<string, string>,
+): Promise<HttpResult> {
   const { method, path } = parseCall(call);
   let url: string;
   try {
@@ -25,5 +31,10 @@ export function send(call: Call, pathValues: Record<string, unknown>, body?: unk
     // A dialog opened without the record its path needs: a failure to show, not a crash.
     return Promise.reject(new HttpError((e as Error).message, 0, { message: (e as Error).message }));
   }
-  return httpClient(url, { method, body: body === undefined ? undefined : JSON.stringify(body) });
+  return httpClient(url, {
+    method,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    // fetchJson adds Accept and Content-Type to the headers it is given.
+    ...(headers ? { headers: new Headers(headers) } : {}),
+  });
 }

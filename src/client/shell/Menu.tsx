@@ -5,8 +5,7 @@
  * An internal href ('/banners') navigates in the app; any other opens in a new tab. Entries are read
  * through the data provider, so react-admin's refresh after a dialog changes them reads them again.
  */
-import { Fragment } from 'react';
-import { ListItemIcon, ListSubheader, MenuItem, Tooltip, Typography } from '@mui/material';
+import { Box, ListItemIcon, ListSubheader, MenuItem, Tooltip, Typography } from '@mui/material';
 import { Menu, useGetList, usePermissions, useResourceDefinitions, useSidebarState, type RaRecord } from 'react-admin';
 import { registry } from '../../../resources/index.ts';
 import { allows, listAccess } from '../generate/access.ts';
@@ -82,24 +81,30 @@ export function GroupedMenu() {
     if (!text(record.group) || !(isInternal(href) || isWeb(href))) continue;
     add(text(record.group), { kind: 'entry', record });
   }
+  // A menu may hold menu items and groups only: each heading names a group (`role="group"`) of items,
+  // so screen readers announce it, and no bare list item stands in the menu.
   return (
     <Menu>
+      {/* The landing page (counts per list, recent changes) comes first, as react-admin's own menu has it. */}
+      <Menu.DashboardItem />
       {[...groups].map(([group, items]) => (
-        <Fragment key={group}>
-          {/* A collapsed sidebar shows icons only; a heading there would be cut off. */}
+        <Box component="li" role="none" key={group} sx={{ listStyle: 'none' }}>
+          {/* A collapsed sidebar shows icons only; a heading there would be cut off. The group's name is read from aria-label. */}
           {open && (
-            <ListSubheader disableSticky sx={{ bgcolor: 'transparent', lineHeight: 2.5 }}>
+            <ListSubheader component="div" aria-hidden="true" disableSticky sx={{ bgcolor: 'transparent', lineHeight: 2.5 }}>
               {group}
             </ListSubheader>
           )}
-          {items.map((item) =>
-            item.kind === 'resource' ? (
-              <Menu.ResourceItem key={item.name} name={item.name} />
-            ) : (
-              <EntryItem key={`entry-${item.record.id}`} record={item.record} open={open} />
-            ),
-          )}
-        </Fragment>
+          <Box component="ul" role="group" aria-label={group} sx={{ listStyle: 'none', m: 0, p: 0 }}>
+            {items.map((item) =>
+              item.kind === 'resource' ? (
+                <Menu.ResourceItem key={item.name} name={item.name} />
+              ) : (
+                <EntryItem key={`entry-${item.record.id}`} record={item.record} open={open} />
+              ),
+            )}
+          </Box>
+        </Box>
       ))}
     </Menu>
   );

@@ -4,18 +4,19 @@ import { z } from 'zod';
 import { issuesByField, type Registry } from '../../manifest/index.ts';
 import { badRequest, HttpError, VALIDATION_FAILED } from '../errors.ts';
 import { toRecord, type Db } from '../db/repository.ts';
-import { failureLimiter } from './limiter.ts';
+import { signInLimiter } from './limiter.ts';
 import { verifyPassword } from './password.ts';
 import { createSession, endSession, SESSION_COOKIE, userOfSession } from './sessions.ts';
 
-const credentials = z.strictObject({
+/** The sign-in body; also what the API document (`src/server/openapi/`) says `POST /api/auth/login` takes. */
+export const credentials = z.strictObject({
   email: z.string({ error: 'Email is required.' }).trim().min(1, 'Email is required.').max(320),
   password: z.string({ error: 'Password is required.' }).min(1, 'Password is required.').max(200),
 });
 
 export function registerAuth(app: FastifyInstance, db: Db, registry: Registry) {
   const users = registry.resource('users');
-  const limiter = failureLimiter();
+  const limiter = signInLimiter();
 
   app.addHook('onRequest', async (request) => {
     request.user = await userOfSession(db, request.cookies[SESSION_COOKIE]);
@@ -25,14 +26,19 @@ export function registerAuth(app: FastifyInstance, db: Db, registry: Registry) {
     const parsed = credentials.safeParse(request.body ?? {});
     if (!parsed.success) throw badRequest(VALIDATION_FAILED, issuesByField(parsed.error));
     const email = parsed.data.email.toLowerCase();
-    const key = `${request.ip} ${email}`;
-    if (limiter.blocked(key)) throw new HttpError(429, 'Too many failed sign-ins. Try again in 15 minutes.');
-    const user = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
-    if (!(await verifyPassword(parsed.data.password, user?.passwordHash as string | undefined)) || !user) {
-      limiter.fail(key);
-      throw new HttpError(401, 'Invalid email or password.');
+    // Counted before the (slow) password check, so parallel guesses cannot all slip under the limit.
+    const reservation = limiter.reserve(request.ip, email);
+    if (!reservation.ok) {
+      const minutes = Math.ceil(reservation.retryAfterSeconds / 60);
+      return reply
+        .code(429)
+        .header('Retry-After', String(reservation.retryAfterSeconds))
+        .send({ message: `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` });
     }
-    limiter.succeed(key);
+    const user = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+    if (!(await verifyPassword(parsed.data.password, user?.passwordHash as string | undefined)) || !user)
+      throw new HttpError(401, 'Invalid email or password.');
+    limiter.succeed(request.ip, email);
     const { token, expires } = await createSession(db, user.id as string);
     reply.setCookie(SESSION_COOKIE, token, {
       path: '/',

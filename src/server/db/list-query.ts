@@ -2,14 +2,21 @@
  * The ra-data-simple-rest list dialect: `sort=["name","ASC"]`, `range=[0,24]`, `filter={"q":"x"}`.
  * Parsed strictly: a sort or filter the manifest does not allow is a 400, never a silent full scan.
  */
-import { isFilterable, listOptions, type FieldDef, type ResourceDef } from '../../manifest/index.ts';
+import { isFilterable, listOptions, RANGE_ENDS, type FieldDef, type ResourceDef } from '../../manifest/index.ts';
+import { INT32 } from '../../manifest/rules.ts';
 import { badRequest } from '../errors.ts';
+import { hasNul, NUL_MESSAGE } from '../input-guard.ts';
 
 /** The most rows one page may hold, whatever the client asks. */
 export const MAX_PAGE = 100;
 export const DEFAULT_PAGE = 25;
 /** The `page` dialect's default `limit` (`?page=1&limit=20`). */
 export const DEFAULT_LIMIT = 20;
+/**
+ * The most values one filter may list (`filter={"id":[…]}`): react-admin asks for a page's references
+ * at a time; the engines cap a query's parameters (SQLite 32,766, PostgreSQL 65,535).
+ */
+export const MAX_FILTER_VALUES = 1000;
 
 export interface ListQuery {
   sort: { field: string; order: 'ASC' | 'DESC' };
@@ -19,31 +26,86 @@ export interface ListQuery {
   q?: string;
   /** Exact matches; an array value matches any of its items. */
   equals: Record<string, string | number | (string | number)[]>;
+  /** Date ranges, both ends included, as ISO instants (`2024-05-01T00:00:00.000Z`): `createdAt_gte`, `createdAt_lte`. */
+  ranges?: Record<string, DateRange>;
+}
+
+/** The ends of a date range filter, either or both. */
+export interface DateRange {
+  gte?: string;
+  lte?: string;
+}
+
+/** A date (2024-05-01) or a date and time with an optional zone (2024-05-01T12:00, …:00.000Z, …+02:00). */
+const ISO_DATE = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/**
+ * One end of a date range as the timestamps are stored (ISO instants in UTC, which sort as text on both
+ * engines): a date alone is the start of that day (UTC) for `gte` and its last millisecond for `lte`; a
+ * time without a zone is UTC, never the server's own zone. A day the calendar lacks (February 30th,
+ * which JavaScript would quietly read as March 2nd) or anything else is a 400 naming the key.
+ */
+export function rangeEnd(value: unknown, end: keyof DateRange, key: string): string {
+  const invalid = () => badRequest(`'${key}' must be a date, such as 2024-05-01 or 2024-05-01T12:00:00Z.`);
+  const match = typeof value === 'string' ? ISO_DATE.exec(value) : null;
+  if (!match) throw invalid();
+  const [, day, time, , , zone] = match;
+  const midnight = new Date(`${day}T00:00:00.000Z`);
+  if (!Number.isFinite(midnight.getTime()) || midnight.toISOString().slice(0, 10) !== day) throw invalid();
+  const instant = Date.parse(time ? `${day}${time}${zone ? '' : 'Z'}` : `${day}T${end === 'gte' ? '00:00:00.000' : '23:59:59.999'}Z`);
+  if (!Number.isFinite(instant)) throw invalid();
+  return new Date(instant).toISOString();
+}
+
+/** The range filter a key names (`createdAt_gte` → createdAt, gte), when the resource offers that range. */
+function rangeKey(r: ResourceDef, key: string): { field: string; end: keyof DateRange } | undefined {
+  for (const [end, suffix] of [['gte', RANGE_ENDS.from], ['lte', RANGE_ENDS.to]] as const)
+    if (key.endsWith(suffix)) {
+      const field = key.slice(0, -suffix.length);
+      return listOptions(r).ranges.includes(field) ? { field, end } : undefined;
+    }
+  return undefined;
 }
 
 function parseJson(raw: unknown, name: string): unknown {
   if (raw === undefined || raw === '') return undefined;
   if (typeof raw !== 'string') throw badRequest(`Malformed ${name}.`);
+  let value: unknown;
   try {
-    return JSON.parse(raw);
+    value = JSON.parse(raw);
   } catch {
     throw badRequest(`Malformed ${name}: not JSON.`);
   }
+  // JSON spells NUL as an escape (`"\u0000"`) the request's own check cannot see: refused here.
+  if (hasNul(value)) throw badRequest(`Malformed ${name}: ${NUL_MESSAGE}`);
+  return value;
+}
+
+// A manifest does not change while the server runs: its sort and filter sets are built once per
+// resource, not on every list request (this runs before the read cache is asked).
+const sortSets = new WeakMap<ResourceDef, Set<string>>();
+const filterSets = new WeakMap<ResourceDef, Set<string>>();
+
+function once(cache: WeakMap<ResourceDef, Set<string>>, r: ResourceDef, make: () => Iterable<string>): Set<string> {
+  let set = cache.get(r);
+  if (!set) cache.set(r, (set = new Set(make())));
+  return set;
 }
 
 export function sortableFields(r: ResourceDef): Set<string> {
-  return new Set(listOptions(r).sorts);
+  return once(sortSets, r, () => listOptions(r).sorts);
 }
 
 /** The list's filters, plus `id` (react-admin's getMany asks `filter={"id":[…]}`). */
 export function filterableFields(r: ResourceDef): Set<string> {
-  return new Set(['id', ...r.fields.filter(isFilterable).map((f) => f.name)]);
+  return once(filterSets, r, () => ['id', ...r.fields.filter(isFilterable).map((f) => f.name)]);
 }
 
 /**
  * A value from a URL or a filter as the field stores it, so a comparison never depends on the engine's
- * casts: booleans take true/false/1/0 (stored 0/1), numbers must be numbers (a 400 otherwise, never a
- * database error), text stays text. `name` names the value in the message.
+ * casts: booleans take true/false/1/0 (stored 0/1), numbers must be numbers, integers whole and within
+ * 32 bits, reals finite (a 400 otherwise, never a database error), text stays text. `name` names the
+ * value in the message.
  */
 export function storedValue(f: FieldDef | undefined, value: unknown, name: string): string | number {
   if (f?.kind === 'boolean') {
@@ -55,6 +117,8 @@ export function storedValue(f: FieldDef | undefined, value: unknown, name: strin
     const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
     if (!Number.isFinite(n)) throw badRequest(`'${name}' must be a number.`);
     if (f.storage === 'integer' && !Number.isInteger(n)) throw badRequest(`'${name}' must be a whole number.`);
+    if (f.storage === 'integer' && (n < INT32.min || n > INT32.max))
+      throw badRequest(`'${name}' must be between ${INT32.min} and ${INT32.max}.`);
     return n;
   }
   if (typeof value === 'string') return value;
@@ -80,7 +144,8 @@ export function parseListQuery(r: ResourceDef, query: Record<string, unknown>, o
   let sortBy = r.sort;
   if (sort !== undefined) {
     if (!Array.isArray(sort) || typeof sort[0] !== 'string') throw badRequest('Malformed sort.');
-    const order = String(sort[1] ?? 'ASC').toUpperCase();
+    if (sort[1] !== undefined && typeof sort[1] !== 'string') throw badRequest('Sort order must be ASC or DESC.');
+    const order = (sort[1] ?? 'ASC').toUpperCase();
     if (!sortableFields(r).has(sort[0])) throw badRequest(`Cannot sort by '${sort[0]}'.`);
     if (order !== 'ASC' && order !== 'DESC') throw badRequest('Sort order must be ASC or DESC.');
     sortBy = { field: sort[0], order };
@@ -96,8 +161,9 @@ export function parseListQuery(r: ResourceDef, query: Record<string, unknown>, o
   }
   const range = options.paging === 'page' ? undefined : parseJson(query.range, 'range');
   if (range !== undefined) {
-    if (!Array.isArray(range) || !range.every((n) => Number.isInteger(n) && n >= 0) || range[1] < range[0])
-      throw badRequest('Malformed range.');
+    // Safe integers only: 1e21 is an integer to JavaScript, but no engine takes it as an offset.
+    if (!Array.isArray(range) || range.length !== 2 || !range.every((n) => Number.isSafeInteger(n) && n >= 0) || range[1] < range[0])
+      throw badRequest('Malformed range: two whole numbers [first, last], from 0, last not before first.');
     [start, end] = range as [number, number];
   }
   end = Math.min(end, start + MAX_PAGE - 1);
@@ -105,6 +171,7 @@ export function parseListQuery(r: ResourceDef, query: Record<string, unknown>, o
   if (typeof filter !== 'object' || Array.isArray(filter) || filter === null) throw badRequest('Malformed filter.');
   const allowed = filterableFields(r);
   const equals: ListQuery['equals'] = {};
+  const ranges: Record<string, DateRange> = {};
   let q: string | undefined;
   for (const [key, value] of Object.entries(filter as Record<string, unknown>)) {
     if (value === undefined || value === null || value === '') continue;
@@ -113,9 +180,16 @@ export function parseListQuery(r: ResourceDef, query: Record<string, unknown>, o
       q = value.trim() || undefined;
       continue;
     }
+    const range = allowed.has(key) ? undefined : rangeKey(r, key);
+    if (range) {
+      (ranges[range.field] ??= {})[range.end] = rangeEnd(value, range.end, key);
+      continue;
+    }
     if (!allowed.has(key)) throw badRequest(`Cannot filter by '${key}'.`);
     const f = r.fields.find((x) => x.name === key);
+    if (Array.isArray(value) && value.length > MAX_FILTER_VALUES)
+      throw badRequest(`Filter '${key}' may list at most ${MAX_FILTER_VALUES} values.`);
     equals[key] = Array.isArray(value) ? value.map((v) => storedValue(f, v, key)) : storedValue(f, value, key);
   }
-  return { sort: sortBy, start, end, q, equals };
+  return { sort: sortBy, start, end, q, equals, ...(Object.keys(ranges).length ? { ranges } : {}) };
 }

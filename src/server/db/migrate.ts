@@ -5,7 +5,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Registry } from '../../manifest/index.ts';
 import type { Database, Engine } from './connect.ts';
-import { columnsOf, indexesOf, type ColumnDef } from './tables.ts';
+import { columnsOf, createIndex, indexesOf, type ColumnDef } from './tables.ts';
 import { migrateSettings } from '../settings/index.ts';
 
 function sqlType(storage: ColumnDef['storage'], engine: Engine) {
@@ -35,22 +35,41 @@ export async function migrate(database: Database, registry: Registry) {
       let create = db.schema.createTable(r.name).ifNotExists();
       for (const c of columns)
         create = create.addColumn(c.name, sqlType(c.storage, engine) as 'text', (col) =>
-          c.name === 'id' ? col.primaryKey() : col,
+          c.name === 'id' ? col.primaryKey() : c.default !== undefined ? col.notNull().defaultTo(c.default) : col,
         );
       await create.execute();
     } else {
       for (const c of columns)
         if (!have.has(c.name))
-          await db.schema.alterTable(r.name).addColumn(c.name, sqlType(c.storage, engine) as 'text').execute();
+          await db.schema
+            .alterTable(r.name)
+            .addColumn(c.name, sqlType(c.storage, engine) as 'text', (col) =>
+              c.default !== undefined ? col.notNull().defaultTo(c.default) : col,
+            )
+            .execute();
     }
-    for (const index of indexesOf(r)) {
-      let create = db.schema.createIndex(index.name).ifNotExists().on(r.name).columns(index.columns);
-      if (index.unique) create = create.unique();
-      await create.execute();
-    }
+    const indexes = indexesOf(r);
+    for (const index of indexes) await createIndex(db, r.name, index);
+    if (have) await dropStaleIndexes(database, r.name, new Set(indexes.map((i) => i.name)));
   }
   if (engine === 'postgres') await trigramIndexes(database, registry);
   await migrateInfrastructure(db);
+}
+
+/**
+ * The one exception to "additive only": an index derived from the list options (`<table>_…_idx`) that
+ * the manifest no longer implies is dropped. Such an index holds no data, and keeping it can hurt: a
+ * field that became long text (up to 10,000 characters) would overflow PostgreSQL's btree row limit
+ * on an index made when it was short, and every write pays for indexes nobody reads.
+ */
+async function dropStaleIndexes(database: Database, table: string, wanted: Set<string>) {
+  const { db, engine } = database;
+  const { rows } =
+    engine === 'postgres'
+      ? await sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = current_schema() and tablename = ${table}`.execute(db)
+      : await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = ${table}`.execute(db);
+  for (const { name } of rows)
+    if (name.startsWith(`${table}_`) && name.endsWith('_idx') && !wanted.has(name)) await db.schema.dropIndex(name).ifExists().execute();
 }
 
 /**

@@ -4,36 +4,156 @@
  * of the tables it read and is valid while they are unchanged. Where other server nodes write too (a
  * shared PostgreSQL), an entry is trusted only for `ttlMs` besides.
  *
+ * Memory is bounded whatever clients ask: the kept answers weigh at most `maxBytes` (see `weigh`), the
+ * least recently used going first; an answer heavier than `maxEntryBytes` is given but not kept; stale
+ * and expired entries are dropped as they are met, by a lookup or by a sweep that looks at a few
+ * entries on every lookup. Callers key entries by the query they really run, never by the raw URL, so
+ * parameters the server ignores cannot make new entries.
+ *
  * Only reads whose answer is the same for everyone allowed to make them may be cached: a read scoped to
  * its caller (ownership) must put the caller in its key.
  */
-export class ReadCache {
-  private readonly entries = new Map<string, { value: unknown; at: number; generations: number[] }>();
-  private readonly generations = new Map<string, number>();
 
-  constructor(
-    private readonly ttlMs = Number.POSITIVE_INFINITY,
-    private readonly maxEntries = 5_000,
-  ) {}
+/** 64 MiB: the default bound (`READ_CACHE_MB`). */
+export const DEFAULT_READ_CACHE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * What one entry costs besides its key and value: the Map's slot, the entry object, its generations
+ * (an estimate of V8's sizes, on the generous side).
+ */
+export const ENTRY_OVERHEAD_BYTES = 200;
+
+/** How many entries each lookup checks for staleness or expiry, so dead entries do not wait for eviction. */
+const SWEEP_STEP = 2;
+
+export interface ReadCacheOptions {
+  /** How long an answer is trusted at all (other nodes may write a shared PostgreSQL); default forever. */
+  ttlMs?: number;
+  /** The most the kept answers may weigh together, in bytes as `weigh` counts them; 0 keeps nothing. */
+  maxBytes?: number;
+  /** The heaviest single answer kept; default an eighth of `maxBytes`, so one answer cannot flush the rest. */
+  maxEntryBytes?: number;
+  /** The clock (tests move it by hand). */
+  now?: () => number;
+}
+
+interface Entry {
+  value: unknown;
+  at: number;
+  tables: readonly string[];
+  generations: number[];
+  bytes: number;
+}
+
+/**
+ * The bytes a kept value holds: two a character for strings (V8 stores a string in one or two bytes a
+ * character: counting two is an upper bound and costs nothing, where `Buffer.byteLength` would scan
+ * it), 8 for other primitives, 16 plus keys and members for objects and arrays. Values are plain data
+ * (the serialized answers and their headers), never cyclic.
+ */
+export function weigh(value: unknown): number {
+  if (typeof value === 'string') return 2 * value.length;
+  if (value === null || typeof value !== 'object') return 8;
+  let bytes = 16;
+  if (Array.isArray(value)) for (const item of value) bytes += weigh(item);
+  else for (const key in value) bytes += 2 * key.length + weigh((value as Record<string, unknown>)[key]);
+  return bytes;
+}
+
+export class ReadCache {
+  /** In order of use: the first is the least recently used. */
+  private readonly entries = new Map<string, Entry>();
+  private readonly generations = new Map<string, number>();
+  private readonly ttlMs: number;
+  private readonly maxBytes: number;
+  private readonly maxEntryBytes: number;
+  private readonly now: () => number;
+  private held = 0;
+  /** Where the sweep goes on from; a Map's iterator sees entries added and moved after it started. */
+  private cursor: Iterator<[string, Entry]> | undefined;
+
+  constructor({ ttlMs = Number.POSITIVE_INFINITY, maxBytes = DEFAULT_READ_CACHE_BYTES, maxEntryBytes, now = Date.now }: ReadCacheOptions = {}) {
+    this.ttlMs = ttlMs;
+    this.maxBytes = Math.max(0, maxBytes);
+    this.maxEntryBytes = Math.min(this.maxBytes, maxEntryBytes ?? Math.floor(this.maxBytes / 8));
+    this.now = now;
+  }
+
+  /** How many answers are kept. */
+  get size() {
+    return this.entries.size;
+  }
+
+  /** What the kept answers weigh, keys and overhead included (see `weigh`); never above `maxBytes`. */
+  get bytes() {
+    return this.held;
+  }
 
   private generationsOf(tables: readonly string[]) {
     return tables.map((t) => this.generations.get(t) ?? 0);
   }
 
+  private valid(entry: Entry, now: number) {
+    if (now - entry.at >= this.ttlMs) return false;
+    const { tables, generations } = entry;
+    for (let i = 0; i < tables.length; i++) if ((this.generations.get(tables[i]) ?? 0) !== generations[i]) return false;
+    return true;
+  }
+
+  private drop(key: string, entry: Entry) {
+    this.entries.delete(key);
+    this.held -= entry.bytes;
+  }
+
+  /** Looks at the next few entries and drops those no lookup could use any more. */
+  private sweep(now: number) {
+    for (let i = 0; i < SWEEP_STEP && this.entries.size; i++) {
+      this.cursor ??= this.entries.entries();
+      const next = this.cursor.next();
+      if (next.done) {
+        this.cursor = undefined;
+        continue;
+      }
+      const [key, entry] = next.value;
+      if (!this.valid(entry, now)) this.drop(key, entry);
+    }
+  }
+
+  /**
+   * The answer kept under `key` while none of `tables` was written (and within the time to live), else
+   * what `compute` answers, kept for next time. `tables` must be the same for a key every time.
+   */
   async get<T>(key: string, tables: readonly string[], compute: () => Promise<T>): Promise<T> {
+    const now = this.now();
+    this.sweep(now);
     const hit = this.entries.get(key);
-    const now = Date.now();
-    if (hit && now - hit.at < this.ttlMs && this.generationsOf(tables).every((g, i) => g === hit.generations[i]))
-      return hit.value as T;
+    if (hit) {
+      if (this.valid(hit, now)) {
+        // Most recently used now: to the end of the order.
+        this.entries.delete(key);
+        this.entries.set(key, hit);
+        return hit.value as T;
+      }
+      this.drop(key, hit);
+    }
     const before = this.generationsOf(tables);
     const value = await compute();
     // A write that landed while we read makes this answer stale: give it, but do not keep it.
-    if (this.generationsOf(tables).every((g, i) => g === before[i])) {
-      this.entries.delete(key);
-      if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-      this.entries.set(key, { value, at: now, generations: before });
-    }
+    if (this.generationsOf(tables).every((g, i) => g === before[i])) this.keep(key, { value, at: now, tables, generations: before, bytes: 0 });
     return value;
+  }
+
+  private keep(key: string, entry: Entry) {
+    entry.bytes = ENTRY_OVERHEAD_BYTES + 2 * key.length + weigh(entry.value);
+    const old = this.entries.get(key);
+    if (old) this.drop(key, old);
+    if (entry.bytes > this.maxEntryBytes) return;
+    this.entries.set(key, entry);
+    this.held += entry.bytes;
+    for (const [oldest, e] of this.entries) {
+      if (this.held <= this.maxBytes) break;
+      this.drop(oldest, e);
+    }
   }
 
   /** A write changed `table`: every answer read from it is stale. */

@@ -7,7 +7,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Embed, Registry, ResourceDef } from '../../manifest/index.ts';
 import type { ListQuery } from './list-query.ts';
 import type { ReadCache } from './read-cache.ts';
-import { columnName } from './tables.ts';
+import { columnName, sortKeyOf } from './tables.ts';
 
 export type Row = Record<string, unknown>;
 export type Db = Kysely<any>;
@@ -54,6 +54,11 @@ export function listQueries(db: Db, r: ResourceDef, query: ListQuery, scope?: Sc
         ? base.where(key, 'in', value)
         : base.where(sql<boolean>`1 = 0`)
       : base.where(key, '=', value);
+  // Date ranges compare ISO instants as text: the timestamps are stored so, and `rangeEnd` made the ends so.
+  for (const [key, { gte, lte }] of Object.entries(query.ranges ?? {})) {
+    if (gte !== undefined) base = base.where(key, '>=', gte);
+    if (lte !== undefined) base = base.where(key, '<=', lte);
+  }
   const searchable = r.fields.filter((f) => f.searchable);
   if (query.q && searchable.length) {
     const pattern = likePattern(query.q);
@@ -62,7 +67,8 @@ export function listQueries(db: Db, r: ResourceDef, query: ListQuery, scope?: Sc
     );
   }
   const direction = query.sort.order === 'ASC' ? 'asc' : 'desc';
-  let page = base.selectAll().orderBy(query.sort.field, direction);
+  // A `sortAs: 'number'` field orders by its numeric value, the very expression its index holds.
+  let page = base.selectAll().orderBy(sortKeyOf(r, query.sort.field), direction);
   // The tie-break keeps pages from repeating or skipping rows that share a sort value; it runs in the
   // sort's direction so one `(field, id)` index, read forwards or backwards, gives the whole order.
   // A unique field orders every row by itself.
@@ -71,7 +77,7 @@ export function listQueries(db: Db, r: ResourceDef, query: ListQuery, scope?: Sc
   return {
     page: page.limit(query.end - query.start + 1).offset(query.start),
     count: base.select((eb) => eb.fn.countAll().as('total')),
-    filtered: Object.keys(equals).length > 0 || !!query.q,
+    filtered: Object.keys(equals).length > 0 || !!query.q || Object.keys(query.ranges ?? {}).length > 0,
   };
 }
 

@@ -6,14 +6,20 @@ import { labelOf, type Registry, type ResourceDef } from '../../manifest/index.t
 import { RECYCLE_BIN } from '../../../resources/system.ts';
 import { slugify } from '../../domain/slug.ts';
 import { hashPassword } from '../auth/password.ts';
-import { badRequest, conflict, notFound, VALIDATION_FAILED } from '../errors.ts';
+import { badRequest, conflict, HttpError, notFound, VALIDATION_FAILED } from '../errors.ts';
+import { audit, type Actor } from './audit.ts';
 import { newId } from './id.ts';
+import { duplicateConflict, violatedField } from './unique.ts';
 import { countWhere, findBy, toRecord, toStoredBoolean, type Db, type Row } from './repository.ts';
-import { columnName } from './tables.ts';
+import { columnName, VERSION } from './tables.ts';
+import { getSetting } from '../settings/index.ts';
 
-/** A slug not yet taken: the spec's base-36 stamp, moved on while another record holds it. */
-async function freshSlug(trx: Db, r: ResourceDef, field: string, source: string, exceptId?: string) {
-  for (let now = Date.now(); ; now++) {
+/**
+ * A slug not yet taken: the spec's base-36 stamp, moved on while another record holds it.
+ * `from` is the stamp to start at (now, or later on a retry: see `withSlugRetries`).
+ */
+async function freshSlug(trx: Db, r: ResourceDef, field: string, source: string, exceptId?: string, from = Date.now()) {
+  for (let now = from; ; now++) {
     const slug = slugify(source, { now });
     const holder = await findBy(trx, r, field, slug);
     if (!holder || holder.id === exceptId) return slug;
@@ -24,6 +30,25 @@ async function freshSlug(trx: Db, r: ResourceDef, field: string, source: string,
 export interface WriteContext {
   /** The root URL of the host the request came to (`http://shop.example/`), for `whenEmpty: 'hostRoot'`. */
   hostRoot?: string;
+  /** Who writes: kept in the audit entry the write appends. */
+  actor?: Actor;
+  /**
+   * For an update: the version the writer last saw (`If-Match`). When the record has moved on since,
+   * nothing is written and the update fails with a `StaleVersion` (412) carrying the current record.
+   */
+  ifMatch?: number;
+}
+
+const nobody: Actor = { id: null, email: null, role: null };
+
+/** An update sent with a version the record no longer has: answered 412 with the record as it is now. */
+export class StaleVersion extends HttpError {
+  constructor(
+    readonly current: Row,
+    resource: ResourceDef,
+  ) {
+    super(412, `This ${resource.label.toLowerCase()} was changed by someone else since you opened it.`);
+  }
 }
 
 /**
@@ -37,9 +62,11 @@ async function toColumns(
   input: Row,
   current?: Row,
   context: WriteContext = {},
+  slugFrom?: number,
 ): Promise<Row> {
   const values: Row = {};
   const errors: Record<string, string[]> = {};
+  const generated = new Set<string>();
   for (const f of r.fields) {
     let given = input[f.name];
     if (f.whenEmpty === 'hostRoot' && context.hostRoot) {
@@ -55,7 +82,8 @@ async function toColumns(
       if (wanted) values[f.name] = slugify(wanted, { unique: false });
       else if (!current || f.name in input) {
         const source = String(input[f.from!] ?? current?.[f.from!] ?? '');
-        values[f.name] = await freshSlug(trx, r, f.name, source, current?.id as string | undefined);
+        values[f.name] = await freshSlug(trx, r, f.name, source, current?.id as string | undefined, slugFrom);
+        generated.add(f.name);
       }
       continue;
     }
@@ -72,10 +100,12 @@ async function toColumns(
   }
   if (Object.keys(errors).length) throw badRequest(VALIDATION_FAILED, errors);
   for (const f of r.fields)
-    if (f.unique && values[columnName(f)] !== undefined && values[columnName(f)] !== null) {
+    // A generated slug was checked free by `freshSlug`; one taken since is the index's to catch
+    // (and `withSlugRetries` makes another), not the writer's conflict.
+    if (f.unique && !generated.has(f.name) && values[columnName(f)] !== undefined && values[columnName(f)] !== null) {
       const holder = await findBy(trx, r, columnName(f), values[columnName(f)]);
       if (holder && holder.id !== current?.id)
-        throw conflict(`A ${r.label.toLowerCase()} with this ${labelOf(f).toLowerCase()} already exists.`);
+        throw duplicateConflict(r, f);
     }
   return values;
 }
@@ -87,17 +117,49 @@ export async function createRecord(
   input: Row,
   context: WriteContext = {},
 ): Promise<Row> {
-  return db.transaction().execute(async (trx) => {
+  return withSlugRetries(registry, input, (slugFrom) => db.transaction().execute(async (trx) => {
     const now = new Date().toISOString();
     const absent = Object.fromEntries(r.fields.map((f) => [columnName(f), null]));
-    const columns = await toColumns(trx, registry, r, input, undefined, context);
-    const row: Row = { id: newId(), ...absent, ...columns, createdAt: now, updatedAt: now };
+    const columns = await toColumns(trx, registry, r, input, undefined, context, slugFrom);
+    const row: Row = { id: newId(), ...absent, ...columns, createdAt: now, updatedAt: now, [VERSION]: 1 };
     for (const f of r.fields)
       if (f.createdWith !== undefined && (row[f.name] === null || row[f.name] === undefined))
         row[f.name] = f.kind === 'boolean' ? toStoredBoolean(f.createdWith) : f.createdWith;
     await trx.insertInto(r.name).values(row).execute();
+    await audit(trx, { actor: context.actor ?? nobody, resource: r, recordId: row.id as string, action: 'create', after: row });
     return toRecord(r, row)!;
-  });
+  }));
+}
+
+/**
+ * Runs a write again when another writer took the slug it generated between its check and its insert
+ * (two creates from one name in the same millisecond). A retry starts its stamp at a random point of a
+ * window that widens with each attempt: had every loser started at the winner's stamp + 1 they would
+ * collide again, one winning per round, and fifty concurrent creates of one name would run out of
+ * attempts. A slug the writer sent itself is its own choice: that conflict is answered (409) as it is.
+ */
+async function withSlugRetries<T>(registry: Registry, input: Row, write: (slugFrom?: number) => Promise<T>, attempts = 8): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write(attempt === 1 ? undefined : Date.now() + 1 + Math.floor(Math.random() * 1000 * 2 ** attempt));
+    } catch (error) {
+      const field = violatedField(error, registry);
+      const generated = field?.kind === 'slug' && !(typeof input[field.name] === 'string' && (input[field.name] as string).trim());
+      if (!generated || attempt >= attempts) throw error;
+    }
+  }
+}
+
+/** Whether a stored row holds what its resource's default record requires (`defaultRecord.requires`). */
+export function holdsRequired(r: ResourceDef, row: Row): boolean {
+  const requires = r.defaultRecord?.requires;
+  if (!requires) return true;
+  const f = r.fields.find((x) => x.name === requires.field);
+  const column = f ? columnName(f) : requires.field;
+  // Stored booleans are 0/1 and numbers may come back as text on some engines: compare as text.
+  const stored = f?.kind === 'boolean' ? toStoredBoolean(row[column]) : row[column];
+  const wanted = f?.kind === 'boolean' ? toStoredBoolean(requires.value) : requires.value;
+  return stored !== null && stored !== undefined && String(stored) === String(wanted);
 }
 
 export async function updateRecord(
@@ -111,17 +173,37 @@ export async function updateRecord(
   return db.transaction().execute(async (trx) => {
     const current = await findBy(trx, r, 'id', id);
     if (!current) throw notFound(`${r.label} not found.`);
-    const values = { ...(await toColumns(trx, registry, r, input, current, context)), updatedAt: new Date().toISOString() };
-    await trx.updateTable(r.name).set(values).where('id', '=', id).execute();
-    return toRecord(r, { ...current, ...values })!;
+    const seen = Number(current[VERSION] ?? 1);
+    if (context.ifMatch !== undefined && context.ifMatch !== seen) throw new StaleVersion(toRecord(r, current)!, r);
+    const values = {
+      ...(await toColumns(trx, registry, r, input, current, context)),
+      updatedAt: new Date().toISOString(),
+      [VERSION]: seen + 1,
+    };
+    // Compare-and-set on the version read above: a concurrent update that committed in between makes
+    // this one change no row, and it fails as stale instead of silently overwriting.
+    const result = await trx.updateTable(r.name).set(values).where('id', '=', id).where(VERSION, '=', seen).executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) {
+      const now = await findBy(trx, r, 'id', id);
+      if (!now) throw notFound(`${r.label} not found.`);
+      throw new StaleVersion(toRecord(r, now)!, r);
+    }
+    const after = { ...current, ...values };
+    // Read after the row is written (and so held): a concurrent "Make default" of it has committed
+    // by now, or waits and then finds the record no longer holds what the default requires.
+    const requires = r.defaultRecord?.requires;
+    if (requires && !holdsRequired(r, after) && (await getSetting(trx, r.defaultRecord!.key)) === id)
+      throw badRequest(requires.kept, { [requires.field]: [requires.kept] });
+    await audit(trx, { actor: context.actor ?? nobody, resource: r, recordId: id, action: 'update', before: current, after });
+    return toRecord(r, after)!;
   });
 }
 
 export interface RemoveOptions {
   /** Move the record into the recycle bin (RECYCLE_BIN) instead of deleting it. */
   recycle?: boolean;
-  /** Who deletes: kept as the bin row's `deletedBy`. */
-  userId?: string;
+  /** Who deletes: kept in the audit entry, and as the bin row's `deletedBy`. */
+  actor?: Actor;
   /** Called in the transaction after the row is deleted for good (not when it is recycled). */
   afterRemove?: (row: Row, trx: Db) => Promise<void>;
 }
@@ -165,13 +247,20 @@ export async function removeRecord(db: Db, registry: Registry, r: ResourceDef, i
           resource: r.name,
           recordId: id,
           data: JSON.stringify(current),
-          deletedBy: options.userId ?? null,
+          deletedBy: options.actor?.id ?? null,
           createdAt: now,
           updatedAt: now,
         })
         .execute();
     }
     await trx.deleteFrom(r.name).where('id', '=', id).execute();
+    await audit(trx, {
+      actor: options.actor ?? nobody,
+      resource: r,
+      recordId: id,
+      action: options.recycle ? 'recycle' : 'delete',
+      before: current,
+    });
     if (!options.recycle && options.afterRemove) await options.afterRemove(current, trx);
     return { id };
   });

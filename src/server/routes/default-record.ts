@@ -7,12 +7,18 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { issuesByField, parseCall, routerPath, urlOf, type Registry, type ResourceDef } from '../../manifest/index.ts';
 import { guard } from '../auth/guard.ts';
+import { actorOf, audit } from '../db/audit.ts';
 import { findBy, toRecord, type Db } from '../db/repository.ts';
+import { holdsRequired } from '../db/writes.ts';
 import type { ReadCache } from '../db/read-cache.ts';
 import { badRequest, VALIDATION_FAILED } from '../errors.ts';
 import { getSetting, setSetting, SETTINGS } from '../settings/index.ts';
+import { sendAnswer, type Answer } from './reads.ts';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
+/** The body of a default-record write: `{ id }` of the record to make the default. */
+export function defaultRecordSchema(r: ResourceDef) {
+  return z.strictObject({ id: z.string({ error: `${r.label} id is required.` }).min(1, `${r.label} id is required.`).max(64) });
+}
 
 export function registerDefaultRecord(app: FastifyInstance, db: Db, _registry: Registry, r: ResourceDef, cache: ReadCache) {
   const spec = r.defaultRecord;
@@ -24,13 +30,15 @@ export function registerDefaultRecord(app: FastifyInstance, db: Db, _registry: R
   };
 
   const read = parseCall(spec.read);
+  // One answer whatever the request carries: keyed by the read alone.
+  const key = `default ${r.name}`;
   app.route({
     method: read.method,
     url: routerPath(urlOf(read.path)),
     preHandler: guard(r.access.read),
-    handler: async (request, reply) => {
-      const body = await cache.get(request.url, [r.name, SETTINGS], async () => JSON.stringify(await current(db)));
-      return reply.type(JSON_TYPE).send(body);
+    handler: async (_request, reply) => {
+      const answer = await cache.get(key, [r.name, SETTINGS], async (): Promise<Answer> => ({ body: JSON.stringify(await current(db)) }));
+      return sendAnswer(reply, answer);
     },
   });
 
@@ -45,9 +53,22 @@ export function registerDefaultRecord(app: FastifyInstance, db: Db, _registry: R
       if (!parsed.success) throw badRequest(VALIDATION_FAILED, issuesByField(parsed.error));
       try {
         return await db.transaction().execute(async (trx) => {
-          if (!(await findBy(trx, r, 'id', parsed.data.id)))
-            throw badRequest(VALIDATION_FAILED, { id: [`${r.label} does not exist.`] });
+          const id = parsed.data.id;
+          // Held for this transaction (a write to the row): an update taking the record off what the
+          // default requires waits for it, then finds it the default and is refused (writes.ts).
+          if (spec.requires) await trx.updateTable(r.name).set((eb) => ({ id: eb.ref('id') })).where('id', '=', id).execute();
+          const target = await findBy(trx, r, 'id', id);
+          if (!target) throw badRequest(VALIDATION_FAILED, { id: [`${r.label} does not exist.`] });
+          if (spec.requires && !holdsRequired(r, target)) throw badRequest(spec.requires.refused, { id: [spec.requires.refused] });
+          const before = await getSetting(trx, spec.key);
           await setSetting(trx, spec.key, parsed.data.id);
+          await audit(trx, {
+            actor: actorOf(request),
+            resource: r,
+            recordId: parsed.data.id,
+            action: 'setDefault',
+            changes: { [spec.key]: { before, after: parsed.data.id } },
+          });
           return current(trx);
         });
       } finally {

@@ -18,13 +18,16 @@ import { RECYCLE_BIN } from '../../../resources/system.ts';
 import { guard } from '../auth/guard.ts';
 import type { Db, Row } from '../db/repository.ts';
 import type { ReadCache } from '../db/read-cache.ts';
-import { createRecord, removeRecord, updateRecord, type WriteContext } from '../db/writes.ts';
+import { actorOf } from '../db/audit.ts';
+import { createRecord, removeRecord, StaleVersion, updateRecord, type WriteContext } from '../db/writes.ts';
+import { etagOf, ifMatchOf } from './versions.ts';
 import { afterRemove, callHandler, validBody, type AfterRemove, type Handlers } from './handlers.ts';
 
 /** What a write takes from the request besides its body. */
 export function writeContext(request: FastifyRequest): WriteContext {
-  return { hostRoot: `${request.protocol}://${request.host}/` };
+  return { hostRoot: `${request.protocol}://${request.host}/`, actor: actorOf(request), ifMatch: ifMatchOf(request) };
 }
+
 
 /** Answers a handler's result unless the handler sent the reply itself; nothing to answer is a 204. */
 export function answer(reply: FastifyReply, result: unknown) {
@@ -85,7 +88,7 @@ export function registerDialog(
         const hook = afterRemoveOf(r);
         const result = await removeRecord(db, registry, r, id(request), {
           recycle: d.recycle,
-          userId: request.user?.id as string | undefined,
+          actor: actorOf(request),
           afterRemove: hook && ((row, trx) => hook(row, trx, request)),
         });
         if (d.recycle) invalidate(RECYCLE_BIN);
@@ -108,11 +111,18 @@ export function registerDialog(
       let result: unknown;
       try {
         result = await handler(request, reply);
+      } catch (error) {
+        // A stale update answers the record as it is now, so the dialog can show both sides.
+        if (error instanceof StaleVersion)
+          return reply.code(412).header('ETag', etagOf(error.current.version)).send({ message: error.message, current: error.current });
+        throw error;
       } finally {
         // Also after a failure: an action handler may have written before it failed.
         invalidate(r.name);
       }
       if (d.kind === 'create' && !reply.sent) reply.code(201);
+      const version = (result as { version?: unknown } | undefined)?.version;
+      if ((d.kind === 'create' || d.kind === 'update') && version !== undefined && !reply.sent) reply.header('ETag', etagOf(version));
       return answer(reply, result);
     },
   });

@@ -1,7 +1,9 @@
 /**
  * GET routes generated from each resource's `reads`. List, grouped and one-record answers are cached
- * by URL until a write touches a table they were read from (see ReadCache); the signed-in user's own
- * record is read fresh.
+ * until a write touches a table they were read from (see ReadCache), keyed by the query the server
+ * really runs (the read, the parsed list query, the scope, the looked-up value), never by the URL: a
+ * parameter the server ignores (`?nocache=1`) reuses the same entry. The signed-in user's own record
+ * is read fresh.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
@@ -20,9 +22,24 @@ import { embed, embeddedTables, findBy, list, listQueries, toRecord, type Db, ty
 import { parseListQuery, storedValue, type ListQuery } from '../db/list-query.ts';
 import type { ReadCache } from '../db/read-cache.ts';
 import { notFound } from '../errors.ts';
+import { etagOf } from './versions.ts';
+import { csvChunks, sendCsv, wantsCsv } from './export.ts';
 
 type Params = Record<string, string>;
 const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** A read's answer as it is cached: the serialized body and the headers that go with it. */
+export interface Answer {
+  body: string;
+  headers?: Record<string, string>;
+}
+
+/** Sends a (cached) answer. */
+export function sendAnswer(reply: FastifyReply, answer: Answer) {
+  if (answer.headers) reply.headers(answer.headers);
+  return reply.type(JSON_TYPE).send(answer.body);
+}
+
 /** The most records a grouped read answers. */
 export const MAX_GROUPED = 1000;
 
@@ -51,45 +68,62 @@ export function registerRead(
     case 'self':
       return get(async (request) => toRecord(r, request.user));
     case 'one':
-      return registerOne(get, db, registry, r, read, cache);
+      return registerOne(get, url, db, registry, r, read, cache);
     case 'grouped':
-      return registerGrouped(get, db, r, read, cache);
+      return registerGrouped(get, url, db, r, read, cache);
     case 'list':
-      return registerList(get, db, registry, r, read, cache);
+      return registerList(get, url, db, registry, r, read, cache);
   }
 }
 
 type Get = (handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) => void;
 
-function registerOne(get: Get, db: Db, registry: Registry, r: ResourceDef, read: OneRead, cache: ReadCache) {
+function registerOne(get: Get, url: string, db: Db, registry: Registry, r: ResourceDef, read: OneRead, cache: ReadCache) {
   const by = read.by ?? 'id';
   const tables = [r.name, ...embeddedTables(registry, r, read.embed)];
   get(async (request, reply) => {
-    const body = await cache.get(request.url, tables, async () => {
-      // A fixed value (`/site-settings/delivery-time-notice`), else the path's one parameter.
-      const raw = read.value ?? Object.values(request.params as Params)[0];
-      const row = toRecord(r, await findBy(db, r, by, storedValue(fieldOf(r, by), raw, by)));
+    // A fixed value (`/site-settings/delivery-time-notice`), else the path's one parameter; as stored,
+    // so `/countries/7` and `/countries/07` share an entry (and a malformed one is a 400, never kept).
+    const value = storedValue(fieldOf(r, by), read.value ?? Object.values(request.params as Params)[0], by);
+    const answer = await cache.get(`one ${url} ${typeof value} ${value}`, tables, async (): Promise<Answer> => {
+      const row = toRecord(r, await findBy(db, r, by, value));
       if (!row) throw notFound(`${r.label} not found.`);
-      return JSON.stringify(read.embed ? (await embed(db, registry, r, [row], read.embed))[0] : row);
+      const body = JSON.stringify(read.embed ? (await embed(db, registry, r, [row], read.embed))[0] : row);
+      // The version an update dialog sends back as If-Match.
+      return { body, headers: { ETag: etagOf(row.version) } };
     });
-    return reply.type(JSON_TYPE).send(body);
+    return sendAnswer(reply, answer);
   });
 }
 
-function registerGrouped(get: Get, db: Db, r: ResourceDef, read: GroupedRead, cache: ReadCache) {
+function registerGrouped(get: Get, url: string, db: Db, r: ResourceDef, read: GroupedRead, cache: ReadCache) {
   const query: ListQuery = { sort: r.sort, start: 0, end: MAX_GROUPED - 1, equals: {} };
-  get(async (request, reply) => {
-    const body = await cache.get(request.url, [r.name], async () => {
+  // The query is fixed: every request of this read is the same one.
+  const key = `grouped ${url}`;
+  get(async (_request, reply) => {
+    const answer = await cache.get(key, [r.name], async (): Promise<Answer> => {
       const rows = (await listQueries(db, r, query).page.execute()).map((row) => toRecord(r, row)!);
       const groups: Record<string, Row[]> = {};
       for (const row of rows) (groups[String(row[read.by] ?? '')] ??= []).push(row);
-      return JSON.stringify(groups);
+      return { body: JSON.stringify(groups) };
     });
-    return reply.type(JSON_TYPE).send(body);
+    return sendAnswer(reply, answer);
   });
 }
 
-function registerList(get: Get, db: Db, registry: Registry, r: ResourceDef, read: ListRead, cache: ReadCache) {
+/**
+ * A list query as a cache key: the same key exactly when the server runs the same query. Filters are
+ * put in name order; text is JSON-quoted so no two queries can spell one key.
+ */
+function listKey(url: string, q: ListQuery, scope: unknown): string {
+  const names = Object.keys(q.equals);
+  const equals = names.length ? JSON.stringify(names.sort().map((n) => [n, q.equals[n]])) : '';
+  const ranged = Object.keys(q.ranges ?? {});
+  const ranges = ranged.length ? JSON.stringify(ranged.sort().map((n) => [n, q.ranges![n].gte ?? null, q.ranges![n].lte ?? null])) : '';
+  return `list ${url} ${q.sort.field} ${q.sort.order} ${q.start}-${q.end} ${q.q === undefined ? '' : JSON.stringify(q.q)} ${equals} ${ranges} ${scope === undefined ? '' : JSON.stringify(scope)}`;
+}
+
+function registerList(get: Get, url: string, db: Db, registry: Registry, r: ResourceDef, read: ListRead, cache: ReadCache) {
   const scoped = read.scope ? fieldOf(r, read.scope.field)! : undefined;
   // A reference is matched through its parent; any other field is compared with the parameter itself.
   const scopeParent = scoped?.kind === 'reference' ? registry.resource(scoped.reference!) : undefined;
@@ -97,35 +131,48 @@ function registerList(get: Get, db: Db, registry: Registry, r: ResourceDef, read
   const tables = [r.name, ...embeddedTables(registry, r, read.embed), ...(scopeParent ? [scopeParent.name] : [])];
   const paging = read.paging ?? 'range';
 
-  /** The scope the request names, or none when its parameter is absent. */
-  async function scopeOf(request: FastifyRequest): Promise<Scope | undefined> {
+  /**
+   * What decides the scope: the value the request names (as stored, or as the parent is matched by),
+   * or undefined when the read has no scope or the request names none. Cheap: no database.
+   */
+  function scopeValueOf(request: FastifyRequest): string | number | undefined {
     if (!read.scope || !scoped) return undefined;
-    const { field, param, match = 'id' } = read.scope;
+    const { param } = read.scope;
     const given = (request.params as Params)[param] ?? (request.query as Record<string, unknown>)[param];
     if (given === undefined || given === '') return undefined;
-    if (!scopeParent) return { [field]: storedValue(scoped, given, param) };
-    if (typeof given !== 'string') return undefined;
+    if (!scopeParent) return storedValue(scoped, given, param);
+    return typeof given === 'string' ? given : undefined;
+  }
+
+  /** The scope the value names: the field's own value, or the parent's (looked up when matched by another field). */
+  async function scopeOf(value: string | number | undefined): Promise<Scope | undefined> {
+    if (value === undefined || !read.scope) return undefined;
+    const { field, match = 'id' } = read.scope;
+    if (!scopeParent) return { [field]: value };
     // What the reference holds: the parent's id, or the field named by `referenceBy`.
-    const held = scoped.referenceBy ?? 'id';
-    if (match === held) return { [field]: given };
-    const parent = await findBy(db, scopeParent, match, given);
+    const held = scoped!.referenceBy ?? 'id';
+    if (match === held) return { [field]: value };
+    const parent = await findBy(db, scopeParent, match, value);
     if (!parent) throw notFound(`${scopeParent.label} not found.`);
     return { [field]: parent[held] as string };
   }
 
   get(async (request, reply) => {
-    const answer = await cache.get(request.url, tables, async () => {
-      const query = request.query as Record<string, unknown>;
-      const parsed = parseListQuery(r, query, { paging });
-      const { rows, total } = await list(db, r, parsed, await scopeOf(request), cache);
+    // Parsed before the cache: a malformed query is a 400 (never kept), and the key is the query run.
+    const parsed = parseListQuery(r, request.query as Record<string, unknown>, { paging });
+    const scopeValue = scopeValueOf(request);
+    // `?format=csv`: every row this query selects, streamed (export.ts); never cached.
+    if (wantsCsv(request.query as Record<string, unknown>)) return sendCsv(reply, r, csvChunks(db, r, parsed, await scopeOf(scopeValue)));
+    const answer = await cache.get(listKey(url, parsed, scopeValue), tables, async (): Promise<Answer> => {
+      const { rows, total } = await list(db, r, parsed, await scopeOf(scopeValue), cache);
       const last = rows.length ? parsed.start + rows.length - 1 : parsed.start;
       const data = read.embed ? await embed(db, registry, r, rows, read.embed) : rows;
       const limit = parsed.end - parsed.start + 1;
       const body = JSON.stringify(
         paging === 'page' ? { data, total, page: Math.floor(parsed.start / limit) + 1, limit } : data,
       );
-      return { range: `${r.name} ${parsed.start}-${last}/${total}`, body };
+      return { body, headers: { 'Content-Range': `${r.name} ${parsed.start}-${last}/${total}` } };
     });
-    return reply.header('Content-Range', answer.range).type(JSON_TYPE).send(answer.body);
+    return sendAnswer(reply, answer);
   });
 }

@@ -6,11 +6,13 @@
  */
 import { labelOf, type ResourceDef } from '../../manifest/index.ts';
 import { conflict, notFound } from '../errors.ts';
+import { actorOf, audit } from '../db/audit.ts';
 import { findBy, toRecord, type Row } from '../db/repository.ts';
-import { columnsOf, columnName } from '../db/tables.ts';
+import { duplicateMessage } from '../db/unique.ts';
+import { columnsOf, columnName, VERSION } from '../db/tables.ts';
 import type { HandlerContext } from './handlers.ts';
 
-export async function restoreFromBin({ db, registry, resource: bin, params, invalidate }: HandlerContext) {
+export async function restoreFromBin({ db, registry, resource: bin, params, invalidate, request }: HandlerContext) {
   const { target, record } = await db.transaction().execute(async (trx) => {
     const entry = await findBy(trx, bin, 'id', params.id);
     if (!entry) throw notFound(`${bin.label} not found.`);
@@ -29,18 +31,21 @@ export async function restoreFromBin({ db, registry, resource: bin, params, inva
     row.id = entry.recordId;
     row.updatedAt = new Date().toISOString();
     row.createdAt ??= row.updatedAt;
+    // Coming back is a change: a dialog still holding the version it was deleted at is stale.
+    row[VERSION] = Number(data[VERSION] ?? 1) + 1;
 
     if (await findBy(trx, target, 'id', row.id)) throw conflict(`${target.label} '${entry.title}' exists again: its id is taken.`);
     for (const f of target.fields) {
       const value = row[columnName(f)];
       if (value === null) continue;
       if (f.unique && (await findBy(trx, target, columnName(f), value)))
-        throw conflict(`A ${target.label.toLowerCase()} with this ${labelOf(f).toLowerCase()} already exists.`);
+        throw conflict(duplicateMessage(target, f));
       if (f.kind === 'reference' && !(await findBy(trx, registry.resource(f.reference!), f.referenceBy ?? 'id', value)))
         throw conflict(`${target.label} '${entry.title}' cannot be restored: its ${labelOf(f).toLowerCase()} no longer exists.`);
     }
     await trx.insertInto(target.name).values(row).execute();
     await trx.deleteFrom(bin.name).where('id', '=', entry.id).execute();
+    await audit(trx, { actor: actorOf(request), resource: target, recordId: String(row.id), action: 'restore', after: row });
     return { target: target as ResourceDef, record: toRecord(target, row)! };
   });
   invalidate(target.name);

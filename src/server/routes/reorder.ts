@@ -6,28 +6,38 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { issuesByField, parseCall, routerPath, urlOf, type ResourceDef } from '../../manifest/index.ts';
+import { withinStorage } from '../../manifest/rules.ts';
 import { guard } from '../auth/guard.ts';
+import { actorOf, audit } from '../db/audit.ts';
 import { toRecord, type Db, type Row } from '../db/repository.ts';
+import { VERSION } from '../db/tables.ts';
 import type { ReadCache } from '../db/read-cache.ts';
 import { badRequest, VALIDATION_FAILED } from '../errors.ts';
 
 /** The most rows one reorder may move. */
 export const MAX_REORDER = 1000;
 
-export function registerReorder(app: FastifyInstance, db: Db, r: ResourceDef, cache: ReadCache) {
-  const spec = r.list?.reorder;
-  if (!spec) return;
-  const { key, field } = spec;
+/** The body of a list's reorder call: `{ [key]: [{ id, [field]: n }] }`, each record at most once. */
+export function reorderSchema(r: ResourceDef) {
+  const { key, field } = r.list!.reorder!;
   const item = z.strictObject({
-    id: z.string({ error: 'id must be a string.' }).min(1, 'id must be a string.'),
-    [field]: z.number({ error: `${field} must be a whole number.` }).int(`${field} must be a whole number.`),
+    id: z.string({ error: 'id must be a string.' }).min(1, 'id must be a string.').max(64, 'id is too long.'),
+    // Held to the field's storage like any write of it (a 32-bit integer): never a database error.
+    [field]: withinStorage(z.number({ error: `${field} must be a whole number.` }).int(`${field} must be a whole number.`), r.fields.find((f) => f.name === field)!, field),
   });
-  const schema = z.strictObject({
+  return z.strictObject({
     [key]: z
       .array(item, { error: `${key} must be a list.` })
       .max(MAX_REORDER, `At most ${MAX_REORDER} ${r.plural.toLowerCase()} can be reordered at once.`)
       .refine((items) => new Set(items.map((x) => x.id)).size === items.length, `Each ${r.label.toLowerCase()} may appear once.`),
   });
+}
+
+export function registerReorder(app: FastifyInstance, db: Db, r: ResourceDef, cache: ReadCache) {
+  const spec = r.list?.reorder;
+  if (!spec) return;
+  const { key, field } = spec;
+  const schema = reorderSchema(r);
   const { method, path } = parseCall(spec.call);
   app.route({
     method,
@@ -46,9 +56,15 @@ export function registerReorder(app: FastifyInstance, db: Db, r: ResourceDef, ca
           if (unknown.length)
             throw badRequest(VALIDATION_FAILED, { [key]: unknown.map((id) => `${r.label} '${id}' does not exist.`) });
           const updatedAt = new Date().toISOString();
+          const actor = actorOf(request);
           for (const x of items) {
-            await trx.updateTable(r.name).set({ [field]: x[field], updatedAt }).where('id', '=', x.id).execute();
-            Object.assign(byId.get(x.id)!, { [field]: x[field], updatedAt });
+            const before = byId.get(x.id)!;
+            if (before[field] === x[field]) continue; // not moved: no write, no entry, version kept
+            const values = { [field]: x[field], updatedAt, [VERSION]: Number(before[VERSION] ?? 1) + 1 };
+            await trx.updateTable(r.name).set(values).where('id', '=', x.id).execute();
+            const after = { ...before, ...values };
+            await audit(trx, { actor, resource: r, recordId: x.id, action: 'reorder', before, after });
+            byId.set(x.id, after);
           }
           // The new order: by the field, the order sent breaking ties.
           return items

@@ -15,10 +15,12 @@ import {
   type FileType,
 } from '../../manifest/uploads.ts';
 import { sniffFileType } from '../../domain/file-type.ts';
-import { MEDIA } from '../../../resources/system.ts';
+import { MEDIA, media } from '../../../resources/system.ts';
+import { actorOf, audit } from '../db/audit.ts';
 import { newId } from '../db/id.ts';
 import type { Db, Row } from '../db/repository.ts';
 import { badRequest, HttpError, notFound } from '../errors.ts';
+import { UploadLimitError, type UploadLimiter } from './limits.ts';
 import { newStoredPath, refusalOf, sanitiseName } from './paths.ts';
 import type { Storage } from './storage.ts';
 
@@ -26,6 +28,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Where this app keeps uploaded files (see `registerUploads`). */
     uploads: Storage;
+    /** The upload quota and rate of users who are not admins, with their counters (see `registerUploads`). */
+    uploadLimiter: UploadLimiter;
   }
 }
 
@@ -44,6 +48,11 @@ const tooMany = () => fileErrors(400, uploadMessages.totalExceeded(DEFAULT_MAX_F
 const unknownEndpoint = (name: string) =>
   badRequest(uploadMessages.unknownEndpoint(name), { endpoint: [uploadMessages.unknownEndpoint(name)] });
 const isEndpoint = (name: unknown): name is UploadEndpoint => UPLOAD_ENDPOINTS.includes(name as UploadEndpoint);
+/** A body that says it is multipart but is not (no boundary, cut short, broken part headers). */
+const malformed = () =>
+  badRequest('Malformed upload: the body is not valid multipart/form-data.', {
+    files: ['The upload could not be read. Send the files as multipart/form-data.'],
+  });
 
 /**
  * A refused upload is answered at once; the rest of the request body is read and dropped (never
@@ -76,17 +85,24 @@ async function receive(context: UploadContext): Promise<{ endpoint: UploadEndpoi
   if (!request.isMultipart()) throw noFiles();
   const files: Received[] = [];
   let endpoint: string | undefined;
-  const parts = request.parts({
-    limits: {
-      fileSize: MAX_FILE_BYTES,
-      files: DEFAULT_MAX_FILES + 1,
-      fields: 10,
-      fieldSize: 1024,
-      fieldNameSize: 100,
-      parts: DEFAULT_MAX_FILES + 11,
-      headerPairs: 100,
-    },
-  });
+  let parts: ReturnType<typeof request.parts>;
+  try {
+    parts = request.parts({
+      limits: {
+        fileSize: MAX_FILE_BYTES,
+        files: DEFAULT_MAX_FILES + 1,
+        fields: 10,
+        fieldSize: 1024,
+        fieldNameSize: 100,
+        parts: DEFAULT_MAX_FILES + 11,
+        headerPairs: 100,
+      },
+    });
+  } catch {
+    // The parser refuses the content type itself (a multipart type without a boundary).
+    stopReading(context);
+    throw malformed();
+  }
   try {
     for await (const part of parts) {
       if (part.type === 'field') {
@@ -118,12 +134,39 @@ async function receive(context: UploadContext): Promise<{ endpoint: UploadEndpoi
     }
     if (code === 'FST_FILES_LIMIT') throw tooMany();
     if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw badRequest('Too many form fields.');
-    throw error;
+    if (error instanceof HttpError || ((error as { statusCode?: number }).statusCode ?? 500) < 500) throw error;
+    // Anything else came from the multipart parser (busboy's plain Errors: "Unexpected end of
+    // multipart data", "Malformed part header", …): the body is broken, not the server.
+    throw malformed();
   }
   if (files.length === 0) throw noFiles();
   if (!isEndpoint(endpoint)) throw unknownEndpoint(endpoint ?? '');
   for (const file of files) judge(file, endpoint);
   return { endpoint, files };
+}
+
+/** The bytes of the files `userId` has stored, as the media table records them. */
+async function storedBytesOf(db: Db, userId: unknown): Promise<number> {
+  const row = await db
+    .selectFrom(MEDIA)
+    .select((eb) => eb.fn.sum<number | string | null>('size').as('total'))
+    .where('uploadedBy', '=', userId as string)
+    .executeTakeFirst();
+  // PostgreSQL sums integers as bigint, which arrives as a string.
+  return Number(row?.total ?? 0);
+}
+
+/** Runs a limit's check; a refusal is answered at once (429 with `Retry-After`), any body still unread dropped. */
+async function refusing<T>(context: UploadContext, check: () => T | Promise<T>): Promise<T> {
+  try {
+    return await check();
+  } catch (error) {
+    if (error instanceof UploadLimitError) {
+      stopReading(context);
+      if (error.retryAfterSeconds !== undefined) context.reply?.header('Retry-After', String(error.retryAfterSeconds));
+    }
+    throw error;
+  }
 }
 
 /** The URL a stored file is fetched from: the storage's own, or this host's assets path. */
@@ -138,11 +181,29 @@ function urlOf(request: FastifyRequest, storage: Storage, path: string): string 
 export async function uploadFiles(context: UploadContext): Promise<string[]> {
   const { db, request } = context;
   const storage = request.server.uploads;
-  const { endpoint, files } = await receive(context);
   const user = request.user;
-  if (!user) throw new HttpError(401, 'Please sign in.');
+  if (!user) {
+    stopReading(context);
+    throw new HttpError(401, 'Please sign in.');
+  }
+  // Users who are not admins have a rate and a quota (limits.ts): the request is counted, and refused
+  // when there is no room left at all, before its body is read.
+  const limiter = user.role === 'admin' ? undefined : request.server.uploadLimiter;
+  const owner = String(user.id);
+  const storedBytes = () => storedBytesOf(db, user.id);
+  if (limiter)
+    await refusing(context, async () => {
+      limiter.count(owner);
+      await limiter.checkRoom(owner, storedBytes);
+    });
+  const { endpoint, files } = await receive(context);
+  // The bytes are reserved before the slow part (storage, insert), so parallel uploads see each other.
+  const release = limiter
+    ? await refusing(context, () => limiter.reserve(owner, files.reduce((sum, f) => sum + f.bytes.length, 0), storedBytes))
+    : undefined;
 
   const stored: string[] = [];
+  let recorded = false;
   const now = new Date().toISOString();
   const rows: Row[] = [];
   try {
@@ -164,11 +225,19 @@ export async function uploadFiles(context: UploadContext): Promise<string[]> {
         updatedAt: now,
       });
     }
-    await db.transaction().execute((trx) => trx.insertInto(MEDIA).values(rows).execute());
+    await db.transaction().execute(async (trx) => {
+      await trx.insertInto(MEDIA).values(rows).execute();
+      const actor = actorOf(request);
+      for (const row of rows) await audit(trx, { actor, resource: media, recordId: row.id as string, action: 'upload', after: row });
+    });
+    recorded = true;
   } catch (error) {
     // All or nothing: the files stored so far go again.
     await Promise.allSettled(stored.map((path) => storage.remove(path)));
     throw error;
+  } finally {
+    // Recorded (counted by `storedBytes` from now on) or given up: either way no longer pending.
+    release?.(recorded);
   }
   context.invalidate(MEDIA);
   return rows.map((row) => row.url as string);
@@ -189,7 +258,10 @@ export async function deleteUpload(context: UploadContext): Promise<{ message: s
   const user = request.user;
   if (!user) throw new HttpError(401, 'Please sign in.');
   if (user.role !== 'admin' && row.uploadedBy !== user.id) throw new HttpError(403, 'Only the uploader or an admin may delete this file.');
-  await db.deleteFrom(MEDIA).where('id', '=', row.id).execute();
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom(MEDIA).where('id', '=', row.id).execute();
+    await audit(trx, { actor: actorOf(request), resource: media, recordId: row.id as string, action: 'deleteFile', before: row });
+  });
   context.invalidate(MEDIA);
   await request.server.uploads.remove(path);
   return { message: 'File deleted.' };

@@ -10,11 +10,13 @@ import type { UploadsConfig } from '../config.ts';
 import type { Db } from '../db/repository.ts';
 import { registerAfterRemove, registerHandlers, type Handler } from '../routes/handlers.ts';
 import { deleteUpload, removeStoredFileOf, uploadFiles } from './handlers.ts';
+import { DEFAULT_UPLOAD_LIMITS, UploadLimiter, type UploadLimits } from './limits.ts';
 import { refusalOf, typeOfStoredPath } from './paths.ts';
 import { S3Storage } from './s3.ts';
 import { LocalStorage, type Storage } from './storage.ts';
 
 export { LocalStorage, S3Storage, type Storage };
+export { DEFAULT_UPLOAD_LIMITS, UploadLimiter, type UploadLimits };
 export { deleteUpload, removeStoredFileOf, uploadFiles };
 
 // Only the upload route parses multipart bodies: the plugin's hooks would otherwise run on every request.
@@ -46,14 +48,17 @@ function attachment(name: string): string {
 export interface UploadsPluginOptions {
   storage: Storage;
   db: Db;
+  /** The quota and rate of users who are not admins (default `DEFAULT_UPLOAD_LIMITS`). */
+  limits?: UploadLimits;
 }
 
 /**
- * Registers `GET ASSETS_PATH/*` and decorates the app with its storage, which the upload and delete
- * handlers and the remove hook use. Call before the manifest's routes.
+ * Registers `GET ASSETS_PATH/*` and decorates the app with its storage and its upload limits, which the
+ * upload and delete handlers and the remove hook use. Call before the manifest's routes.
  */
-export async function registerUploads(app: FastifyInstance, { storage, db }: UploadsPluginOptions) {
+export async function registerUploads(app: FastifyInstance, { storage, db, limits = DEFAULT_UPLOAD_LIMITS }: UploadsPluginOptions) {
   app.decorate('uploads', storage);
+  app.decorate('uploadLimiter', new UploadLimiter(limits));
 
   // Stored files are public (banners and images appear on the site), read-only and never overwritten.
   app.get(`${ASSETS_PATH}/*`, async (request: FastifyRequest, reply) => {
@@ -66,12 +71,11 @@ export async function registerUploads(app: FastifyInstance, { storage, db }: Upl
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Cache-Control', 'public, max-age=3600');
     if (file.size !== undefined) reply.header('Content-Length', file.size);
-    if ((request.query as Record<string, unknown>).download === '1') {
+    // A PDF is always downloaded, never shown inline: rendered on the app's own origin, a crafted
+    // document could act with the signed-in admin's session.
+    if ((request.query as Record<string, unknown>).download === '1' || !type.image) {
       const row = await db.selectFrom(MEDIA).select('name').where('path', '=', path).executeTakeFirst();
       reply.header('Content-Disposition', attachment(String(row?.name ?? path.split('/').pop())));
-    } else if (!type.image) {
-      // A PDF opens in the browser's viewer, but under its stored name.
-      reply.header('Content-Disposition', 'inline');
     }
     return reply.send(file.stream);
   });

@@ -2,9 +2,9 @@
  * Where uploaded files live. Paths are the server's own `<endpoint>/<24 hex>.<type>` names (see
  * paths.ts); nothing a request says reaches a storage unchecked.
  */
-import { createReadStream } from 'node:fs';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { constants } from 'node:fs';
+import { lstat, mkdir, open, realpath, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { insideRoot } from './paths.ts';
 
@@ -30,6 +30,25 @@ export interface Storage {
   readonly location: string;
 }
 
+/**
+ * Whether any part of `path` (relative to `root`) that exists is a symbolic link. The server never makes
+ * one, so one found in the uploads folder was put there to reach a file outside it (`/etc/passwd`, the
+ * database): nothing is read, written or removed through it. (The root itself may be a link: that is
+ * the operator's choice of where uploads live.)
+ */
+async function throughSymlink(root: string, path: string): Promise<boolean> {
+  let at = root;
+  for (const part of path.split('/')) {
+    at = join(at, part);
+    try {
+      if ((await lstat(at)).isSymbolicLink()) return true;
+    } catch {
+      return false; // the rest does not exist yet
+    }
+  }
+  return false;
+}
+
 /** Files in a folder on this machine (default `data/uploads`, beside the SQLite file). */
 export class LocalStorage implements Storage {
   constructor(readonly root: string) {}
@@ -40,6 +59,7 @@ export class LocalStorage implements Storage {
 
   async put(path: string, bytes: Uint8Array) {
     const full = insideRoot(this.root, path);
+    if (await throughSymlink(this.root, path)) throw new Error(`Path '${path}' goes through a symbolic link`);
     await mkdir(dirname(full), { recursive: true });
     // Written aside, then renamed: a reader never sees half a file, and `wx` never overwrites.
     const partial = `${full}.${process.pid}.partial`;
@@ -53,15 +73,27 @@ export class LocalStorage implements Storage {
   }
 
   async remove(path: string) {
-    await rm(insideRoot(this.root, path), { force: true });
+    const full = insideRoot(this.root, path);
+    // A link in place of the endpoint's folder would make this remove a file elsewhere: what lies
+    // behind it is not ours, so for this storage the file is already gone.
+    if (await throughSymlink(this.root, dirname(path))) return;
+    await rm(full, { force: true });
   }
 
+  /** A regular file reached without any symbolic link, whose real path is under the root; else undefined. */
   async read(path: string): Promise<StoredFile | undefined> {
     const full = insideRoot(this.root, path);
     try {
-      const info = await stat(full);
-      if (!info.isFile()) return undefined;
-      return { stream: createReadStream(full), size: info.size };
+      if (await throughSymlink(this.root, path)) return undefined;
+      if (!(await realpath(full)).startsWith((await realpath(this.root)) + sep)) return undefined;
+      // O_NOFOLLOW: a link swapped in after the checks is not followed either.
+      const handle = await open(full, constants.O_RDONLY | constants.O_NOFOLLOW);
+      const info = await handle.stat();
+      if (!info.isFile()) {
+        await handle.close();
+        return undefined;
+      }
+      return { stream: handle.createReadStream(), size: info.size };
     } catch {
       return undefined;
     }

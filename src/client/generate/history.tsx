@@ -1,0 +1,33 @@
+/**
+ * A record's History: the audit log's list screen, filtered to the record (DESIGN.md: "Every write
+ * appends an audit entry"). Offered on every row of every other resource to whoever may read the log.
+ */
+import { IconButton } from '@mui/material';
+import { RowTooltip } from '../widgets/RowTooltip.tsx';
+import HistoryIcon from '@mui/icons-material/History';
+import { useCreatePath, useNavigate, useRecordContext } from 'react-admin';
+import type { ResourceDef } from '../../manifest/index.ts';
+import { registry } from '../../../resources/index.ts';
+import { AUDIT_LOG } from '../../../resources/system.ts';
+import { allows, listAccess } from './access.ts';
+
+/** Whether `role` gets a History action on the rows of `resource`. */
+export function offersHistory(resource: ResourceDef, role: unknown): boolean {
+  return resource.name !== AUDIT_LOG && allows(listAccess(registry.resource(AUDIT_LOG)), role);
+}
+
+export function HistoryButton({ resource }: { resource: ResourceDef }) {
+  const record = useRecordContext();
+  const navigate = useNavigate();
+  const createPath = useCreatePath();
+  if (!record) return null;
+  const filter = JSON.stringify({ resource: resource.name, recordId: String(record.id) });
+  const open = () => navigate(`${createPath({ resource: AUDIT_LOG, type: 'list' })}?filter=${encodeURIComponent(filter)}`);
+  return (
+    <RowTooltip title="History">
+      <IconButton size="small" aria-label="History" onClick={open}>
+        <HistoryIcon fontSize="small" />
+      </IconButton>
+    </RowTooltip>
+  );
+}

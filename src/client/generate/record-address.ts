@@ -1,0 +1,26 @@
+/**
+ * Where a reference to a record leads (a child category's parent, a currency's country): the record's
+ * own dialog, by its address (`/categories?dialog=updateCategory&id=…`: the list opens and shows it),
+ * the update dialog when the role may use one, else its details; a record no dialog shows opens its
+ * list filtered to it, by a unique field the list filters by (a country's code), else by its id.
+ * Nowhere when the role may not read the target's list.
+ */
+import { listFields, listOptions, type ResourceDef } from '../../manifest/index.ts';
+import { DIALOG_PARAM, ID_PARAM } from '../dialogs/deep-link.ts';
+import { allows, dialogFor, listAccess } from './access.ts';
+
+type Target = Record<string, unknown> & { id?: unknown };
+
+/** The in-app path (for react-admin's router) of `record` of `target`, or undefined when none is open to `role`. */
+export function recordAddress(target: ResourceDef, record: Target | undefined, role: unknown): string | undefined {
+  if (!record || record.id === undefined || record.id === null || record.id === '') return undefined;
+  if (target.reads.list?.kind !== 'list' || !allows(listAccess(target), role)) return undefined;
+  const dialog = dialogFor(target, 'update', role) ?? dialogFor(target, 'details', role);
+  if (dialog) {
+    const query = new URLSearchParams({ [DIALOG_PARAM]: dialog[0], [ID_PARAM]: String(record.id) });
+    return `/${target.name}?${query}`;
+  }
+  const filters = listOptions(target).filters;
+  const by = listFields(target).find((f) => f.unique && filters.includes(f.name) && record[f.name] !== undefined)?.name ?? 'id';
+  return `/${target.name}?${new URLSearchParams({ filter: JSON.stringify({ [by]: record[by] }) })}`;
+}

@@ -1,0 +1,20 @@
+/**
+ * A reference shown as its target's title, linked to the target (`recordAddress`: its update or
+ * details dialog, or its list filtered to it) when the role may go there; plain text otherwise.
+ * react-admin's ReferenceField fetches every row's target of a page in one request.
+ */
+import { useCallback } from 'react';
+import { ReferenceField, TextField, usePermissions, type RaRecord } from 'react-admin';
+import type { ResourceDef } from '../../manifest/index.ts';
+import type { ColumnProps } from './displays.tsx';
+import { recordAddress } from './record-address.ts';
+
+export function ReferenceLinkField({ source, target, emptyText }: ColumnProps & { target: ResourceDef }) {
+  const { permissions } = usePermissions();
+  const link = useCallback((record: RaRecord) => recordAddress(target, record, permissions) ?? false, [target, permissions]);
+  return (
+    <ReferenceField source={source} reference={target.name} link={link} emptyText={emptyText}>
+      <TextField source={target.title} />
+    </ReferenceField>
+  );
+}

@@ -1,0 +1,130 @@
+/**
+ * The landing page after sign-in (react-admin's `dashboard`): how many records each list the role may
+ * read holds, grouped as the side menu groups them, each a link to its list; and, for a role that may
+ * read the audit log, the latest changes, each a link to its record's history. Generated from the
+ * registry, so a new resource appears here as it appears in the menu.
+ */
+import type { ReactNode } from 'react';
+import { Box, Card, CardActionArea, List, ListItem, ListItemButton, ListItemText, Skeleton, Typography } from '@mui/material';
+import { Link, Title, useCreatePath, useGetList, usePermissions, type RaRecord } from 'react-admin';
+import type { ResourceDef } from '../../manifest/index.ts';
+import { registry } from '../../../resources/index.ts';
+import { AUDIT_LOG } from '../../../resources/system.ts';
+import { allows, listAccess } from '../generate/access.ts';
+import { iconFor } from '../generate/icons.ts';
+
+/** How many of the latest changes are shown. */
+export const RECENT_CHANGES = 8;
+
+/** The lists a role may read, by menu group (in registry order; lists outside the menu last). */
+export function dashboardGroups(role: unknown): [group: string, resources: ResourceDef[]][] {
+  const groups = new Map<string, ResourceDef[]>();
+  for (const r of registry.resources) {
+    if (r.reads.list?.kind !== 'list' || !allows(listAccess(r), role)) continue;
+    const group = r.menu?.group ?? 'Other';
+    groups.set(group, [...(groups.get(group) ?? []), r]);
+  }
+  return [...groups];
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Box component="section" sx={{ mb: 3 }}>
+      <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
+        {title}
+      </Typography>
+      {children}
+    </Box>
+  );
+}
+
+function CountCard({ resource }: { resource: ResourceDef }) {
+  const createPath = useCreatePath();
+  const { total, isPending, error } = useGetList(resource.name, { pagination: { page: 1, perPage: 1 }, sort: resource.sort });
+  const Icon = iconFor(resource.menu?.icon);
+  return (
+    <Card variant="outlined">
+      <CardActionArea component={Link} to={createPath({ resource: resource.name, type: 'list' })} sx={{ p: 2, display: 'flex', gap: 2, justifyContent: 'flex-start', height: '100%' }}>
+        <Icon color="primary" aria-hidden />
+        <Box sx={{ minWidth: 0 }}>
+          <Typography variant="body2" color="text.secondary">
+            {resource.plural}
+          </Typography>
+          <Typography variant="h5" component="p">
+            {isPending ? <Skeleton width={40} aria-label="Counting" /> : error ? '–' : (total ?? 0).toLocaleString()}
+          </Typography>
+        </Box>
+      </CardActionArea>
+    </Card>
+  );
+}
+
+/** One change: who did what to which record, and when; a link to that record's history. */
+function Change({ entry }: { entry: RaRecord }) {
+  const createPath = useCreatePath();
+  const target = registry.resources.find((r) => r.name === entry.resource);
+  const what = target?.label ?? String(entry.resource ?? '');
+  const when = entry.at ? new Date(String(entry.at)).toLocaleString() : '';
+  const filter = JSON.stringify({ resource: entry.resource, recordId: String(entry.recordId ?? '') });
+  return (
+    <ListItem disablePadding>
+      <ListItemButton component={Link} to={`${createPath({ resource: AUDIT_LOG, type: 'list' })}?filter=${encodeURIComponent(filter)}`}>
+        <ListItemText
+          primary={`${String(entry.user ?? 'Someone')}: ${String(entry.action ?? 'change')} ${what}`}
+          secondary={`${when} · record ${String(entry.recordId ?? '')}`}
+          slotProps={{ primary: { sx: { overflowWrap: 'anywhere' } }, secondary: { sx: { overflowWrap: 'anywhere' } } }}
+        />
+      </ListItemButton>
+    </ListItem>
+  );
+}
+
+function RecentChanges() {
+  const createPath = useCreatePath();
+  const { data, isPending } = useGetList(AUDIT_LOG, { pagination: { page: 1, perPage: RECENT_CHANGES }, sort: { field: 'at', order: 'DESC' } });
+  return (
+    <Section title="Recent changes">
+      <Card variant="outlined">
+        {isPending ? (
+          <Box sx={{ p: 2 }}>
+            <Skeleton aria-label="Loading recent changes" />
+          </Box>
+        ) : data?.length ? (
+          <List dense disablePadding>
+            {data.map((entry) => (
+              <Change key={entry.id} entry={entry} />
+            ))}
+          </List>
+        ) : (
+          <Typography sx={{ p: 2 }} color="text.secondary">
+            No changes yet.
+          </Typography>
+        )}
+      </Card>
+      <Box sx={{ mt: 1 }}>
+        <Link to={createPath({ resource: AUDIT_LOG, type: 'list' })}>The whole audit log</Link>
+      </Box>
+    </Section>
+  );
+}
+
+export function Dashboard() {
+  const { permissions } = usePermissions();
+  const groups = dashboardGroups(permissions);
+  const auditLog = registry.resources.find((r) => r.name === AUDIT_LOG);
+  return (
+    <Box sx={{ py: 2, px: { xs: 1, sm: 0 } }}>
+      <Title title="Dashboard" />
+      {groups.map(([group, resources]) => (
+        <Section key={group} title={group}>
+          <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 160px), 1fr))' }}>
+            {resources.map((r) => (
+              <CountCard key={r.name} resource={r} />
+            ))}
+          </Box>
+        </Section>
+      ))}
+      {auditLog && allows(listAccess(auditLog), permissions) && <RecentChanges />}
+    </Box>
+  );
+}

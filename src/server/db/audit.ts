@@ -1,0 +1,91 @@
+/**
+ * Appending to the audit log (`resources/system.ts`, AUDIT_LOG). Every write calls `audit` with the
+ * transaction it writes in, so the entry commits or rolls back with the write itself.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { ResourceDef } from '../../manifest/index.ts';
+import { AUDIT_LOG } from '../../../resources/system.ts';
+import { newId } from './id.ts';
+import type { Db, Row } from './repository.ts';
+import { columnName } from './tables.ts';
+
+/** Who made a write, as it is kept: a snapshot of the user at the time. */
+export interface Actor {
+  id: string | null;
+  email: string | null;
+  role: string | null;
+}
+
+/** The signed-in user behind a request (every write route has one; a missing one is kept as nobody). */
+export function actorOf(request: FastifyRequest | undefined): Actor {
+  const user = request?.user;
+  return {
+    id: typeof user?.id === 'string' ? user.id : null,
+    email: typeof user?.email === 'string' ? user.email : null,
+    role: typeof user?.role === 'string' ? user.role : null,
+  };
+}
+
+/** `create`, `update`, `delete`, `recycle`, `restore`, or the name of the operation that wrote. */
+export type AuditAction = string;
+
+export interface AuditEntry {
+  actor: Actor;
+  resource: ResourceDef;
+  recordId: string;
+  action: AuditAction;
+  /** The record before the write (absent for a create). Stored rows: secrets are dropped here. */
+  before?: Row;
+  /** The record after the write (absent for a delete). */
+  after?: Row;
+  /** What changed, when it is not the record's own fields (a setting naming the record). */
+  changes?: Record<string, { before: unknown; after: unknown }>;
+}
+
+/** Columns that are the record's bookkeeping, not its content. */
+const BOOKKEEPING = new Set(['id', 'createdAt', 'updatedAt', 'version']);
+
+/**
+ * The changed fields as `{ field: { before, after } }`. Only declared, non-secret fields count: a
+ * password's hash (or any column a secret is stored in) never reaches the log.
+ */
+export function changesOf(r: ResourceDef, before: Row | undefined, after: Row | undefined): Record<string, { before: unknown; after: unknown }> {
+  const secret = new Set(r.fields.filter((f) => f.secret).flatMap((f) => [f.name, columnName(f)]));
+  const out: Record<string, { before: unknown; after: unknown }> = {};
+  for (const f of r.fields) {
+    if (secret.has(f.name) || BOOKKEEPING.has(f.name)) continue;
+    const was = before?.[f.name] ?? null;
+    const now = after?.[f.name] ?? null;
+    if (!sameValue(was, now)) out[f.name] = { before: was, after: now };
+  }
+  return out;
+}
+
+// Stored booleans come back as 0/1 from SQLite and true/false from a record: compare them as equal.
+function sameValue(a: unknown, b: unknown): boolean {
+  const norm = (v: unknown) => (v === true ? 1 : v === false ? 0 : typeof v === 'bigint' ? Number(v) : v);
+  return norm(a) === norm(b);
+}
+
+/** Appends one entry, in `trx`. An update that changed nothing is not an event worth keeping. */
+export async function audit(trx: Db, entry: AuditEntry): Promise<void> {
+  const changes = entry.changes ?? changesOf(entry.resource, entry.before, entry.after);
+  if (entry.action === 'update' && Object.keys(changes).length === 0) return;
+  const now = new Date().toISOString();
+  await trx
+    .insertInto(AUDIT_LOG)
+    .values({
+      id: newId(),
+      at: now,
+      user: entry.actor.email,
+      userId: entry.actor.id,
+      role: entry.actor.role,
+      resource: entry.resource.name,
+      recordId: entry.recordId,
+      action: entry.action,
+      changes: JSON.stringify(changes),
+      createdAt: now,
+      updatedAt: now,
+    })
+    .execute();
+}

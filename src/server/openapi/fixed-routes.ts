@@ -1,0 +1,137 @@
+/**
+ * The routes no manifest declares: signing in and out (`src/server/auth/routes.ts`), stored files
+ * (`src/server/uploads/index.ts`) and this documentation itself. Each is described here once; the
+ * request schemas come from where the routes take them (the sign-in body is the route's own zod rule).
+ */
+import { ASSETS_PATH, FILE_TYPES, type Access } from '../../manifest/index.ts';
+import { credentials } from '../auth/routes.ts';
+import { SESSION_COOKIE, SESSION_DAYS } from '../auth/sessions.ts';
+import { answer, jsonSchemaOf, refTo, rolesOf } from './schemas.ts';
+import type { Method, Operation } from './types.ts';
+
+/** Where the OpenAPI document is served. */
+export const OPENAPI_PATH = '/api/openapi.json';
+/** Where the document is rendered for a person. */
+export const DOCS_PATH = '/api/docs';
+/** Who may read the documentation: like every other API route, it needs a session. */
+export const DOCS_ACCESS: Access = 'signedIn';
+
+// The page's sections for these routes (each resource's routes are under its plural label).
+const AUTH_TAG = 'Sign-in';
+const FILES_TAG = 'Stored files';
+const DOCS_TAG = 'API documentation';
+
+/** A route described by hand: its method, its path in OpenAPI syntax, and the operation. */
+export interface FixedRoute {
+  method: Method;
+  path: string;
+  operation: Operation;
+}
+
+const session = [{ sid: [] }];
+
+/** The routes outside the manifests, described. */
+export function fixedRoutes(): FixedRoute[] {
+  return [
+    {
+      method: 'post',
+      path: '/api/auth/login',
+      operation: {
+        operationId: 'auth.login',
+        summary: 'Sign in',
+        description:
+          `Answers the user and sets the httpOnly session cookie \`${SESSION_COOKIE}\` (valid ${SESSION_DAYS} days). ` +
+          'Failed attempts are limited per address and account.',
+        tags: [AUTH_TAG],
+        security: [],
+        requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(credentials) } } },
+        responses: {
+          200: {
+            description: 'Signed in.',
+            headers: { 'Set-Cookie': { description: `The session cookie \`${SESSION_COOKIE}\`.`, schema: { type: 'string' } } },
+            content: { 'application/json': { schema: refTo('users') } },
+          },
+          400: answer('BadRequest'),
+          401: { description: 'Invalid email or password.', content: { 'application/json': { schema: refTo('Error') } } },
+          403: answer('Forbidden'),
+          429: answer('TooManyRequests'),
+        },
+      },
+    },
+    {
+      method: 'post',
+      path: '/api/auth/logout',
+      operation: {
+        operationId: 'auth.logout',
+        summary: 'Sign out',
+        description: 'Ends the session the cookie names (if any) and clears the cookie.',
+        tags: [AUTH_TAG],
+        security: [],
+        responses: { 204: { description: 'Signed out.' }, 403: answer('Forbidden') },
+      },
+    },
+    {
+      method: 'get',
+      path: `${ASSETS_PATH}/{path}`,
+      operation: {
+        operationId: 'files.read',
+        summary: 'A stored file',
+        description: 'Uploaded files are public and never change; images are shown inline, documents downloaded.',
+        tags: [FILES_TAG],
+        security: [],
+        parameters: [
+          {
+            name: 'path',
+            in: 'path',
+            required: true,
+            description: 'The stored path, slashes included (`banners/<24 hex>.png`).',
+            schema: { type: 'string' },
+          },
+          {
+            name: 'download',
+            in: 'query',
+            description: '`1`: sent as an attachment under its uploaded name.',
+            schema: { enum: ['1'] },
+          },
+        ],
+        responses: {
+          200: {
+            description: 'The file.',
+            content: Object.fromEntries(Object.values(FILE_TYPES).map((t) => [t.mime, { schema: { type: 'string', contentMediaType: t.mime } }])),
+          },
+          404: answer('NotFound'),
+        },
+      },
+    },
+    {
+      method: 'get',
+      path: OPENAPI_PATH,
+      operation: {
+        operationId: 'docs.openapi',
+        summary: 'This API, as an OpenAPI 3.1 document',
+        tags: [DOCS_TAG],
+        security: session,
+        'x-roles': rolesOf(DOCS_ACCESS),
+        responses: {
+          200: { description: 'The document.', content: { 'application/json': { schema: { type: 'object' } } } },
+          401: answer('Unauthorized'),
+        },
+      },
+    },
+    {
+      method: 'get',
+      path: DOCS_PATH,
+      operation: {
+        operationId: 'docs.page',
+        summary: 'This API, as a page to read',
+        tags: [DOCS_TAG],
+        security: session,
+        'x-roles': rolesOf(DOCS_ACCESS),
+        responses: {
+          200: { description: 'The page.', content: { 'text/html': { schema: { type: 'string' } } } },
+          401: answer('Unauthorized'),
+        },
+      },
+    },
+  ];
+}

@@ -1,0 +1,49 @@
+/**
+ * Migrations from the manifests: additive, except that an index derived from the list options which
+ * the manifest no longer implies is dropped (a field that became long text must not keep a btree index
+ * that a 10,000-character value would overflow). On every engine this machine has.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { registry } from '../../resources/index.ts';
+import { connect, dropSchema, type Database } from '../../src/server/db/connect.ts';
+import { migrate } from '../../src/server/db/migrate.ts';
+import { indexesOf } from '../../src/server/db/tables.ts';
+import { engines } from '../support/server.ts';
+
+describe.each(engines)('migrations (%s)', (engine) => {
+  let database: Database;
+  const schema = `test_migrate_${Date.now().toString(36)}`;
+  beforeAll(async () => {
+    database = engine === 'postgres' ? await connect({ url: process.env.DATABASE_URL, schema }) : await connect({ file: ':memory:' });
+    await migrate(database, registry);
+  });
+  afterAll(async () => {
+    await database?.close();
+    if (engine === 'postgres') await dropSchema(process.env.DATABASE_URL!, schema);
+  });
+
+  const indexNames = async (table: string) => {
+    const { rows } =
+      engine === 'postgres'
+        ? await sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = current_schema() and tablename = ${table}`.execute(database.db)
+        : await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = ${table}`.execute(database.db);
+    return rows.map((r) => r.name);
+  };
+
+  it('drops a derived index the manifest no longer implies, and keeps every one it does', async () => {
+    // An index an older manifest made: comments' long text, once sortable.
+    await database.db.schema.createIndex('comments_content_id_idx').ifNotExists().on('comments').columns(['content', 'id']).execute();
+    expect(await indexNames('comments')).toContain('comments_content_id_idx');
+    await migrate(database, registry);
+    const names = await indexNames('comments');
+    expect(names).not.toContain('comments_content_id_idx');
+    for (const index of indexesOf(registry.resource('comments'))) expect(names).toContain(index.name);
+  });
+
+  it('gives rows inserted without a version (seeds, rows older than versions) version 1', async () => {
+    await database.db.insertInto('notices').values({ id: 'a'.repeat(24), title: 'Old', message: 'Kept', type: 'info' }).execute();
+    const row = await database.db.selectFrom('notices').select('version').where('id', '=', 'a'.repeat(24)).executeTakeFirstOrThrow();
+    expect(Number(row.version)).toBe(1);
+  });
+});

@@ -1,0 +1,114 @@
+/**
+ * Accessible to everyone (issue 13): axe-core finds no violation of WCAG 2.2 AA or best practice on the
+ * sign-in page, on every list, and in every dialog of every resource, as each role that may open it, in
+ * light and in dark. The views are read from the registry, so a new resource or dialog is covered
+ * without editing this test; dialogs are opened by their address (`#/<resource>?dialog=<type>&id=…`).
+ */
+import { writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { registry } from '../../resources/index.ts';
+import { allows, dialogAccess, ROLES, type ResourceDef, type Role } from '../../src/manifest/index.ts';
+import { listAccess } from '../../src/client/generate/access.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { demoEmail, DEMO_PASSWORD } from '../../src/server/seed/index.ts';
+import { hasChromium, launch } from './support/browser.ts';
+import { firstRecordIds } from './support/records.ts';
+import { axeFindings, describeFindings, type Finding } from './support/axe.ts';
+
+const SCHEMES = ['light', 'dark'] as const;
+const lists = (role: Role) => registry.resources.filter((r) => r.reads.list?.kind === 'list' && allows(listAccess(r), role));
+const dialogsOf = (r: ResourceDef, role: Role) =>
+  Object.entries(r.dialogs).filter(([, d]) => allows(dialogAccess(r, d), role));
+
+describe.skipIf(!hasChromium)('no axe-core violation on any screen or dialog', () => {
+  let server: TestServer;
+  let browser: Browser;
+  /** The first record of each resource, for the dialogs that open one. */
+  const firstIds = new Map<string, string>();
+  const findings: Finding[] = [];
+
+  beforeAll(async () => {
+    server = await startTestServer({ catalogue: true, clientDir: inject('clientDir') });
+    browser = await launch();
+    for (const [name, id] of await firstRecordIds(server, lists('admin'))) firstIds.set(name, id);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    if (process.env.AXE_REPORT) writeFileSync(process.env.AXE_REPORT, JSON.stringify(findings, null, 2));
+  });
+
+  /** Waits for the route's list (its title, then rows or its empty state) and for nothing loading. */
+  async function showList(page: Page, r: ResourceDef) {
+    await page.evaluate((hash) => (location.hash = hash), `#/${r.name}`);
+    await expect.poll(() => page.locator('#react-admin-title').textContent()).toBe(r.plural);
+    await page.getByRole('columnheader').or(page.getByText(/^No .* yet$/)).or(page.getByRole('alert')).first().waitFor();
+    await page.locator('.MuiLinearProgress-root, [role="progressbar"]').first().waitFor({ state: 'detached' }).catch(() => {});
+  }
+
+  /** Opens a dialog by its address and waits for its opening transition to finish. */
+  async function showDialog(page: Page, r: ResourceDef, type: string, id?: string) {
+    const search = new URLSearchParams({ dialog: type, ...(id ? { id } : {}) });
+    await page.evaluate((hash) => (location.hash = hash), `#/${r.name}?${search}`);
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    await page.getByLabel('Loading form').waitFor({ state: 'detached' });
+    // MUI fades a dialog in: judge it once fully shown (axe reads colours).
+    await expect.poll(() => dialog.evaluate((el) => getComputedStyle(el.closest('.MuiDialog-container') ?? el).opacity)).toBe('1');
+  }
+
+  async function closeDialog(page: Page) {
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+  }
+
+  /** Signs in as `role` and checks every list it sees and every dialog it may open, in one page. */
+  async function sweep(role: Role, scheme: (typeof SCHEMES)[number]) {
+    const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    await page.goto(server.url);
+    await page.locator('input[name="username"]').fill(demoEmail(role));
+    await page.locator('input[name="password"]').fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: /sign in/i }).click();
+    await page.locator('#react-admin-title').waitFor();
+    for (const r of lists(role)) {
+      await showList(page, r);
+      findings.push(...(await axeFindings(page, `${r.name} list as ${role} (${scheme})`)));
+      for (const [type, d] of dialogsOf(r, role)) {
+        const id = d.kind === 'create' ? undefined : firstIds.get(r.name);
+        if (d.kind !== 'create' && !id) continue; // an empty list has no record to open
+        await showDialog(page, r, type, id);
+        findings.push(...(await axeFindings(page, `${type} as ${role} (${scheme})`)));
+        await closeDialog(page);
+      }
+    }
+    await context.close();
+  }
+
+  for (const scheme of SCHEMES) {
+    it(`the sign-in page (${scheme})`, async () => {
+      const context = await browser.newContext({ colorScheme: scheme });
+      const page = await context.newPage();
+      await page.goto(server.url);
+      await page.locator('input[name="username"]').waitFor();
+      findings.push(...(await axeFindings(page, `sign-in (${scheme})`)));
+      await context.close();
+    });
+
+    // Each role in a page of its own, three at a time: the checks are the browser's work, and pages
+    // run in processes of their own.
+    it(`every list and dialog as every role (${scheme})`, async () => {
+      const queue = [...ROLES];
+      const worker = async () => {
+        for (let role = queue.shift(); role; role = queue.shift()) await sweep(role, scheme);
+      };
+      await Promise.all([worker(), worker(), worker()]);
+    }, 300_000);
+  }
+
+  it('found no violation anywhere', () => {
+    expect(findings, describeFindings(findings)).toEqual([]);
+  });
+});

@@ -1,0 +1,97 @@
+/**
+ * Issue 9 in Chromium: a status is a select of words; closing a form with changes asks first (Escape,
+ * Cancel); a duplicate code is told under its field; an inactive currency is not offered as the
+ * default; a seller sees no reorder buttons and, typing an admin screen's address, "Access denied"
+ * under the app's name; an unknown address says "Not Found".
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { hasChromium, launch } from './support/browser.ts';
+import { dialogOf, openList, signIn, toastOf } from './support/admin.ts';
+
+describe.skipIf(!hasChromium)('forms and access in the browser', () => {
+  let server: TestServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startTestServer({ clientDir: inject('clientDir'), catalogue: true });
+    browser = await launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function pageAs(email?: string): Promise<Page> {
+    const page = await (await browser.newContext()).newPage();
+    page.setDefaultTimeout(15_000);
+    await signIn(page, server.url, email);
+    return page;
+  }
+
+  it('Create country: status by its words, Escape and Cancel ask before discarding, a taken code shows under Code', async () => {
+    const page = await pageAs();
+    await openList(page, 'Countries', 'Name');
+    await page.getByRole('button', { name: /create/i }).first().click();
+    const dialog = dialogOf(page);
+    await dialog.getByRole('heading', { name: 'Create country' }).waitFor();
+    const status = dialog.getByRole('combobox', { name: /status/i });
+    await expect.poll(() => status.textContent()).toBe('Active');
+    await expect.poll(() => dialog.textContent()).not.toContain('Unsupported field schema');
+
+    const name = dialog.locator('#root_name');
+    await name.fill('Atlantis');
+    await page.keyboard.press('Escape');
+    const ask = page.getByRole('alertdialog', { name: 'Discard changes?' });
+    await ask.waitFor();
+    // Escape on the question keeps editing; what was typed is still there.
+    await page.keyboard.press('Escape');
+    await ask.waitFor({ state: 'hidden' });
+    expect(await name.inputValue()).toBe('Atlantis');
+
+    // A code another country holds: the server's refusal sits under Code.
+    await dialog.locator('#root_code').fill('BD');
+    await dialog.locator('#root_code3').fill('ATL');
+    await status.click();
+    await page.getByRole('option', { name: 'Inactive' }).click();
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await toastOf(page).getByText('Unable to create country!').waitFor();
+    await expect.poll(() => dialog.locator('#root_code__error').textContent()).toBe('A country with this code already exists.');
+
+    // Cancel asks too; Discard closes, and nothing was stored.
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await ask.waitFor();
+    await ask.getByRole('button', { name: 'Discard' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await server.db.selectFrom('countries').select('id').where('name', '=', 'Atlantis').execute()).toEqual([]);
+  });
+
+  it('Currencies: "Make default" is not offered on an inactive currency', async () => {
+    const page = await pageAs();
+    await openList(page, 'Currencies');
+    const inactive = page.getByRole('row').filter({ hasText: 'Pound Sterling' });
+    const active = page.getByRole('row').filter({ hasText: 'Euro' });
+    await inactive.waitFor();
+    await active.getByRole('button', { name: 'Make default' }).waitFor();
+    expect(await inactive.getByRole('button', { name: 'Make default' }).count()).toBe(0);
+  });
+
+  it('a seller: no reorder buttons, "Access denied" on an admin screen, "Not Found" elsewhere, under the app name', async () => {
+    const page = await pageAs('seller@demo.test');
+    await openList(page, 'Home sections');
+    await page.getByRole('row').nth(1).waitFor();
+    expect(await page.getByRole('button', { name: 'Move up' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Move down' }).count()).toBe(0);
+
+    await page.goto(`${server.url}/#/auditLog`);
+    await page.getByRole('heading', { level: 2, name: 'Access denied' }).waitFor();
+    expect(await page.getByText('Not Found').count()).toBe(0);
+    await expect.poll(() => page.locator('#react-admin-title').textContent()).toBe('Marketplace Admin');
+
+    await page.goto(`${server.url}/#/no-such-screen`);
+    await page.getByRole('heading', { level: 2, name: 'Not Found' }).waitFor();
+    await expect.poll(() => page.locator('#react-admin-title').textContent()).toBe('Marketplace Admin');
+    expect(await page.content()).not.toContain('React Admin');
+  });
+});
