@@ -24,9 +24,12 @@ export default defineConfig({
   server: { proxy: { '/api': { target: `http://127.0.0.1:${apiPort}`, ws: true } } },
   test: {
     globals: true,
+    // expect.poll gives up after 1 s by default: a browser on CI's loaded cores may need several.
+    expect: { poll: { timeout: 10_000 } },
     reporters: ['default', './tests/support/closing-line.ts'],
     projects: [
-      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node' } },
+      // Timeouts are generous: CI's two shared cores run every project at once, many times slower than idle.
+      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', testTimeout: 30_000 } },
       {
         extends: true,
         test: {

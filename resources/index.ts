@@ -18,6 +18,11 @@ import {
 } from './content.ts';
 import { cities, countries, currencies } from './places.ts';
 import { users } from './people.ts';
+import { accountReplacements, agents, dealers, sellers } from './accounts.ts';
+import { agentDocuments, dealerDocuments, sellerDocuments } from './account-documents.ts';
+import { emailHistory } from './email.ts';
+import { referrals } from './referrals.ts';
+import { products, siteCommissions } from './products.ts';
 import { auditLog, media, recycleBin } from './system.ts';
 
 export const registry = createRegistry([
@@ -25,6 +30,8 @@ export const registry = createRegistry([
   childCategories,
   subCategories,
   subChildCategories,
+  products,
+  siteCommissions,
   topCategories,
   qrCodes,
   banners,
@@ -40,6 +47,15 @@ export const registry = createRegistry([
   countries,
   cities,
   users,
+  agents,
+  dealers,
+  sellers,
+  sellerDocuments,
+  dealerDocuments,
+  agentDocuments,
+  accountReplacements,
+  emailHistory,
+  referrals,
   adminMenus,
   siteSettings,
   media,

@@ -115,23 +115,22 @@ const people = group('people', [
   { type: 'dealerCommissionModel', entity: 'Dealer', kind: 'update', call: 'PATCH /dealers/{id}' },
   {
     type: 'updateSiteCommission',
-    entity: 'Product (commission view)',
-    kind: 'update',
-    call: 'PATCH /products/{id}/commission',
+    entity: 'Site commission',
+    kind: 'action',
+    call: 'PATCH /site-commissions/',
     failure: 'Unable to updated site commission!',
     success: 'site commission updated successfully.',
-    note: '§4/§5: the commission dialog of a product shows the five percentages and sends them with the prices.',
+    note: '§5/§7 and issue 10: the site-wide five percentages (GET and PATCH /site-commissions/), a new product\'s defaults.',
   },
   {
     type: 'CreateProductCommissionInQueryMessage',
     entity: 'Product (commission view)',
     kind: 'action',
-    fields: ['message'],
-    failure: 'Unable to reject commission!',
-    success: 'Commission rejected successfully!',
+    call: 'PATCH /products/{id}/commission',
     note:
-      '§7: the reject mutation takes id and message; its path is not shown ' +
-      '(POST /site-commissions/reject/{id} is listed "also").',
+      '§4/§5 and issue 10: the commission dialog of a product: approving sends the five percentages with the ' +
+      'prices; rejecting sends a typed reason to POST /site-commissions/reject/{id} ' +
+      "('Commission rejected successfully!' / 'Unable to reject commission!').",
   },
   {
     type: 'createPaymentMethod',

@@ -8,7 +8,8 @@ import type { SpecEntity } from './types.ts';
 
 type Entry = Omit<SpecEntity, 'fieldsShown'>;
 const shown = (entries: Entry[]): SpecEntity[] => entries.map((e) => ({ fieldsShown: true, ...e }));
-const notShown = (names: string[]): SpecEntity[] => names.map((name) => ({ name, fields: [], fieldsShown: false }));
+const notShown = (names: (string | { name: string; aliases: string[] })[]): SpecEntity[] =>
+  names.map((n) => ({ ...(typeof n === 'string' ? { name: n } : n), fields: [], fieldsShown: false }));
 
 /** §7 sends every level's parent as `category`; §3 calls it "parent … id". */
 const parentNote = "The parent id is sent as 'category' (§7).";
@@ -131,9 +132,10 @@ export const entities: readonly SpecEntity[] = [
   ]),
   ...notShown([
     'Auction bid',
-    'Seller documents',
-    'Dealer documents',
-    'Agent documents',
+    // §3 names them in the plural; one resource holds each kind's documents, labelled in the singular.
+    { name: 'Seller documents', aliases: ['Seller document'] },
+    { name: 'Dealer documents', aliases: ['Dealer document'] },
+    { name: 'Agent documents', aliases: ['Agent document'] },
     'Live-sell',
     'Email history',
     'Footer menu',

@@ -7,7 +7,7 @@
  * providers); the login page, the layout, the registry (with zod) and the list screens load when
  * first needed, and RJSF when a form dialog first opens.
  */
-import type { ReactElement } from 'react';
+import { useState, type ReactElement } from 'react';
 import { CssBaseline } from '@mui/material';
 import {
   AdminContext,
@@ -24,11 +24,14 @@ import { deferred } from './shell/deferred.tsx';
 import { ToastNotifications } from './shell/Notifications.tsx';
 import { darkTheme, lightTheme } from './shell/theme.ts';
 import { ToastProvider } from './shell/toast.tsx';
+import { captureReferral } from './areas/referral-storage.ts';
 
 const loadRegistry = () => import('../../resources/index.ts').then((m) => m.registry);
 const loadResources = () => import('./generate/resources.tsx');
 const loadLayout = () => import('./shell/Layout.tsx');
 const loadPages = () => import('./shell/pages.ts');
+// The hand-written screens' routes: each role's area, the referral tree, the storefront people.
+const loadScreenRoutes = () => import('./areas/routes.tsx');
 
 const LoginPage = deferred(() => import('./shell/LoginPage.tsx').then((m) => m.LoginPage), <LoadingPage />);
 const AppLayout = deferred(() => loadLayout().then((m) => m.AppLayout), <LoadingPage />);
@@ -43,7 +46,8 @@ const Dashboard = deferred(() => import('./shell/Dashboard.tsx').then((m) => m.D
 let generate: ((role: unknown) => ReactElement[]) | undefined;
 
 /**
- * The resources a role may see. Their code is fetched once a role is known, the layout's beside it.
+ * The resources a role may see, and the routes of the hand-written screens. Their code is fetched
+ * once a role is known, the layout's beside it.
  * Once loaded the answer is synchronous again: react-admin swaps the layout for its loading page
  * while a promised answer is pending, which must happen once at most.
  */
@@ -51,8 +55,8 @@ function resourcesFor(role: unknown): ReactElement[] | Promise<ReactElement[]> {
   if (!role) return [];
   if (generate) return generate(role);
   void loadLayout();
-  return Promise.all([loadResources(), loadRegistry()]).then(([m, registry]) => {
-    generate = (r) => m.generatedResources(registry, r);
+  return Promise.all([loadResources(), loadRegistry(), loadScreenRoutes()]).then(([m, registry, screens]) => {
+    generate = (r) => [...m.generatedResources(registry, r), screens.screenRoutes()];
     return generate(role);
   });
 }
@@ -67,6 +71,8 @@ interface AppProps {
 
 /** Providers are parameters so a test can start from a fresh session cache; the app uses the defaults. */
 export function App({ dataProvider = defaults.dataProvider, authProvider = defaults.authProvider }: AppProps) {
+  // A referral link's code (`?bref=`) is kept before anyone signs in; the layout sends it after.
+  useState(() => captureReferral());
   return (
     <ToastProvider>
       <AdminContext

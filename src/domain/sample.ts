@@ -148,6 +148,8 @@ export function createSampler(options: SamplerOptions = {}): Sampler {
         return `https://example.test/${slugify(phrase(), { unique: false })}`;
       case 'image':
         return `/images/${slugify(phrase(), { unique: false })}-${rng.int(1000)}.jpg`;
+      case 'file':
+        return `/files/${slugify(phrase(), { unique: false })}-${rng.int(1000)}.pdf`;
       case 'password':
         return `pw-${hex(12)}`;
       case 'textarea':

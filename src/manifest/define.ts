@@ -4,7 +4,7 @@
  * fails when the manifest loads rather than at a user's click.
  */
 import { parseCall } from './call.ts';
-import { UPLOAD_ENDPOINTS, type DialogDef, type Embed, type ReadDef, type ResourceDef, type ResourceInput } from './types.ts';
+import { DIALOG_COMPONENTS, UPLOAD_ENDPOINTS, type DialogDef, type Embed, type ReadDef, type ResourceDef, type ResourceInput } from './types.ts';
 
 export function defineResource(input: ResourceInput): ResourceDef {
   const r: ResourceDef = {
@@ -40,11 +40,22 @@ export function defineResource(input: ResourceInput): ResourceDef {
   if (toggle && !Object.values(r.dialogs).some((d) => d.kind === 'update' && d.pick.includes(toggle)))
     fail(`list toggle '${toggle}' needs an update dialog that picks it`);
   if (upload && !UPLOAD_ENDPOINTS.includes(upload.endpoint)) fail('list upload names an unknown endpoint');
+  // Another resource's dialogs only (the registry checks they exist and act on a row): the list offers its own anyway.
+  const rowDialogs = r.list?.rowDialogs ?? [];
+  if (new Set(rowDialogs).size !== rowDialogs.length) fail('list rowDialogs names a dialog twice');
+  for (const type of rowDialogs) if (type in r.dialogs) fail(`list rowDialogs names its own dialog '${type}'`);
   for (const [name, op] of Object.entries(r.operations)) {
     parseCall(op.call); // throws on a malformed call
     if (!op.handler) fail(`operation ${name} names no handler`);
   }
   for (const [type, d] of Object.entries(r.dialogs)) checkDialog(type, d, known, fail);
+  if (r.owner) {
+    const { field: ownerField, via } = r.owner;
+    if (via ? fieldOf(via)?.kind !== 'reference' : !fieldNames.has(ownerField))
+      fail(via ? `owner goes via '${via}', which is not a reference field` : `owner field '${ownerField}' is not declared`);
+  }
+  for (const f of r.fields)
+    if (f.computed) for (const from of f.computed.from) if (!fieldNames.has(from)) fail(`field '${f.name}' is computed from unknown field '${from}'`);
   // The bin keeps the whole row to restore it; a password hash has no business being kept there.
   if (Object.values(r.dialogs).some((d) => d.kind === 'remove' && d.recycle) && r.fields.some((f) => f.secret))
     fail('a resource with a password cannot be recycled');
@@ -55,6 +66,7 @@ export function defineResource(input: ResourceInput): ResourceDef {
 function checkDialog(type: string, d: DialogDef, known: (n: string) => boolean, fail: (w: string) => never) {
   if ('pick' in d) for (const p of d.pick) if (!known(p)) fail(`dialog ${type} picks unknown field '${p}'`);
   if ('show' in d) for (const p of d.show) if (!known(p)) fail(`dialog ${type} shows unknown field '${p}'`);
+  if (d.component !== undefined && !DIALOG_COMPONENTS.includes(d.component)) fail(`dialog ${type} names unknown component '${d.component}'`);
   if ('pick' in d) {
     for (const p of d.optional ?? []) if (!d.pick.includes(p)) fail(`dialog ${type}: optional '${p}' is not picked`);
     for (const p of Object.keys(d.wire ?? {})) if (!d.pick.includes(p)) fail(`dialog ${type}: wire '${p}' is not picked`);

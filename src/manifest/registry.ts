@@ -36,6 +36,23 @@ export function createRegistry(resources: readonly ResourceDef[]): Registry {
       const by = f.referenceBy;
       if (by && !target!.fields.some((x) => x.name === by && x.unique)) fail(`${r.name}.${f.name}: '${by}' is not a unique field of ${target!.name}`);
     }
+    if (r.owner) {
+      // Owners are accounts; a team is a field of the accounts naming the one it works under.
+      const accounts = byName.get('users');
+      const { via, field } = r.owner;
+      const holder = via ? byName.get(r.fields.find((f) => f.name === via)!.reference!) : r;
+      if (!holder?.fields.some((f) => f.name === field)) fail(`${r.name}: owner field '${field}' is not a field of ${holder?.name}`);
+      for (const reach of Object.values(r.owner.roles))
+        if (reach && typeof reach === 'object' && !accounts?.fields.some((f) => f.name === reach.team))
+          fail(`${r.name}: owner team '${reach.team}' is not a field of users`);
+    }
+    for (const [name, read] of Object.entries(r.reads)) {
+      const through = read.kind === 'list' ? read.scope?.through : undefined;
+      if (!through || read.kind !== 'list') continue;
+      const f = r.fields.find((x) => x.name === read.scope!.field);
+      if (f?.reference !== 'users' || !byName.get('users')?.fields.some((x) => x.name === through))
+        fail(`${r.name}.${name}: a scope through '${through}' needs a field referencing users, which has '${through}'`);
+    }
     for (const [type, d] of Object.entries(r.dialogs)) {
       if (dialogs.has(type)) fail(`dialog type '${type}' is declared twice`);
       dialogs.set(type, { resource: r, dialog: d });
@@ -52,6 +69,15 @@ export function createRegistry(resources: readonly ResourceDef[]): Registry {
       if ('embed' in read && read.embed) checkEmbed(r, read.embed);
     }
   }
+  // A list's row dialogs of other resources (ListBehaviour.rowDialogs): each must act on one row of it.
+  for (const r of resources)
+    for (const type of r.list?.rowDialogs ?? []) {
+      const found = dialogs.get(type);
+      if (!found) fail(`${r.name}: list rowDialogs names unknown dialog '${type}'`);
+      const d = found!.dialog;
+      if (d.kind === 'details' ? !d.view : !(d.kind === 'update' || d.kind === 'action') || !parseCall(d.call).params.includes('id'))
+        fail(`${r.name}: row dialog '${type}' must be an update or action whose call has {id}, or a details dialog with a view`);
+    }
   function checkEmbed(r: ResourceDef, embed: Embed) {
     for (const [key, e] of Object.entries(embed)) {
       const f = r.fields.find((x) => x.name === e.via);

@@ -137,6 +137,13 @@ export interface FieldOptions {
    * image is drawn from its title with qrcode.react).
    */
   drawn?: { from: string; as: 'qrcode' };
+  /**
+   * A value the server computes from other fields on every write, by a named pure function of
+   * `src/domain/computed.ts` (`by`) over the fields in `from`: never taken from the client. The form
+   * shows it read-only and fills it live with the same function (an agent's `agentId` appears as the
+   * name is typed); a sent value that differs from the computed one is refused (400, under the field).
+   */
+  computed?: { by: string; from: readonly string[] };
 }
 
 /**
@@ -187,7 +194,19 @@ interface DialogBase {
   title?: string;
   /** Who may open it and call its endpoint. Defaults to the resource's `write` access. */
   access?: Access;
+  /**
+   * A hand-written client component draws this dialog instead of the generated form or view (DESIGN.md:
+   * hand-written UI only for commission, cart, push and support chat). Only the drawing changes: the
+   * call, its route, access, body rule and messages stay what the dialog's kind declares, and the
+   * component reads them from here. Names are mapped to components in `src/client/dialogs/custom.tsx`.
+   * Example (spec §4, the product commission): `component: 'commission'`.
+   */
+  component?: DialogComponent;
 }
+
+/** The hand-written dialog components a dialog may name (see `component` on every dialog). */
+export const DIALOG_COMPONENTS = ['commission'] as const;
+export type DialogComponent = (typeof DIALOG_COMPONENTS)[number];
 
 /** A dialog that sends a form to a call: create, update and action dialogs. */
 interface FormDialog extends DialogBase {
@@ -255,8 +274,11 @@ export interface DetailsDialog extends DialogBase {
   access?: Access;
 }
 
-/** The named views a details dialog can use. */
-export type DetailsView = 'qrcode' | 'galleryImage';
+/**
+ * The named views a details dialog can use. `'loginDetails'`: an account's login (its email), a link to
+ * the role's area on the product host, and "Issue a one-time password" (agent-login-details).
+ */
+export type DetailsView = 'qrcode' | 'galleryImage' | 'loginDetails';
 
 export type DialogDef = CreateDialog | UpdateDialog | ActionDialog | RemoveDialog | DetailsDialog;
 export type DialogKind = DialogDef['kind'];
@@ -276,6 +298,12 @@ export interface ParentScope {
   param: string;
   /** Which field of the parent the parameter holds. Default `id`. */
   match?: 'id' | 'slug';
+  /**
+   * For a `field` that references an account (`users`): the parameter is matched against this field of
+   * the account instead (`GET /sellers/?dealerId=…`: the sellers whose account's `dealerId` is the
+   * parameter: `{ field: 'userId', param: 'dealerId', through: 'dealerId' }`).
+   */
+  through?: string;
 }
 
 /**
@@ -363,6 +391,17 @@ export interface ListBehaviour {
   upload?: UploadOptions;
   /** The alert the list shows when it cannot load (spec §8 social links: 'Opps' / 'Something went wrong.'). */
   failure?: { title: string; message: string };
+  /**
+   * Dialogs declared by other resources that act on this list's rows, by type name: offered in each
+   * row's "More actions" menu to the roles that may open them (spec §7: the replacement dialogs live on
+   * `accountReplacements` but call `PATCH /agents/replace/{id}` with an agent's id). The registry
+   * checks each: declared by another resource; an update or action whose call has `{id}` (the row's id
+   * fills it; the form starts empty, as the row's fields are not that resource's), or a details dialog
+   * drawn by a `view` (it is given the row: `userLoginDetails` reads the row's `userId`). A form so
+   * borrowed acts on the borrowing list's rows only: its own resource's rows do not offer it.
+   * Example (agents): `rowDialogs: ['replaceAgentModal', 'userLoginDetails']`.
+   */
+  rowDialogs?: readonly string[];
 }
 
 /**
@@ -394,6 +433,36 @@ export interface MenuEntry {
   icon?: string;
 }
 
+/**
+ * How far a role reaches into an owned resource's rows (see `OwnerDef.roles`):
+ * - `'all'`: every row;
+ * - `'own'`: the rows whose owner is the signed-in user;
+ * - `{ team: 'dealerId' }`: the rows whose owner's account names the signed-in user in that field of
+ *   `users` (a dealer reaches the rows of the sellers whose `dealerId` is the dealer's id), and its own.
+ */
+export type OwnerReach = 'all' | 'own' | { team: string };
+
+/**
+ * Who owns each record of a resource, and which rows each role reaches. The server applies it to every
+ * read (lists, counts, one-record reads, exports) and every write (update, remove, operations with an
+ * `{id}`); a row out of reach answers 404, as an id that does not exist does, so ids cannot be probed.
+ * A role with access to the resource but not named in `roles` reaches no row.
+ *
+ * Example (a product belongs to its seller; a dealer sees its sellers' products):
+ * `owner: { field: 'sellerId', roles: { admin: 'all', seller: 'own', dealer: { team: 'dealerId' } } }`.
+ */
+export interface OwnerDef {
+  /**
+   * The field holding the owner's user id. With `via`, the field of the record `via` points at (a
+   * payout's owner is its order's `sellerId`: `{ via: 'order', field: 'sellerId' }`).
+   */
+  field: string;
+  /** A reference field of this resource through which the owner is found. */
+  via?: string;
+  /** Per role, how far it reaches. */
+  roles: Partial<Record<Role, OwnerReach>>;
+}
+
 /** The input of `defineResource`. */
 export interface ResourceInput {
   /** The resource's name: react-admin resource name and table name. */
@@ -422,6 +491,12 @@ export interface ResourceInput {
   list?: ListBehaviour;
   /** A setting naming one record as the default. */
   defaultRecord?: DefaultRecord;
+  /**
+   * Who owns each record and which rows each role reaches. Omit: every role with access reaches every
+   * row. On create, a role reaching only its own rows becomes the owner (a value it sends is refused
+   * unless it is itself); a team role may create for itself or one of its team.
+   */
+  owner?: OwnerDef;
 }
 
 /** A resource after `defineResource` checked it. */

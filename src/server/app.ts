@@ -8,12 +8,19 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import type { Registry } from '../manifest/index.ts';
 import { registerAuth } from './auth/routes.ts';
+// Their handlers register as they load (the profile, one-time passwords, the email history's stats).
+import './users/index.ts';
+import './accounts/index.ts';
+import './email/index.ts';
+// The commission feature's handlers (products, site commission): registered before the routes check them.
+import '../features/commission/server.ts';
 import type { Database } from './db/connect.ts';
 import { HttpError, INTERNAL_ERROR } from './errors.ts';
 import { uniqueViolation } from './db/unique.ts';
 import { guardInput } from './input-guard.ts';
 import { ReadCache } from './db/read-cache.ts';
 import { registerManifestRoutes } from './routes/index.ts';
+import { registerFrontRoutes } from './front/index.ts';
 import { securityHeaders } from './security.ts';
 import { recordRoutes, registerDocs } from './openapi/index.ts';
 import { parseReadCacheBytes, parseTrustProxy, readUploadLimits, readUploadsConfig, type TrustProxy } from './config.ts';
@@ -85,6 +92,7 @@ export async function buildApp({ database, registry, clientDir, logger = false, 
     limits: { ...readUploadLimits(), ...uploadLimits },
   });
   registerManifestRoutes(app, database.db, registry, cache);
+  registerFrontRoutes(app, database.db, registry);
   registerDocs(app, registry);
 
   if (clientDir && existsSync(clientDir)) {

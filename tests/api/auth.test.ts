@@ -40,7 +40,8 @@ describe('auth API', () => {
 
   it('stores passwords only as scrypt hashes', async () => {
     const rows = await server.db.selectFrom('users').selectAll().execute();
-    expect(rows).toHaveLength(6);
+    // One demo account per role, and a second dealer and seller (seller2@demo.test) to try ownership with.
+    expect(rows).toHaveLength(8);
     for (const row of rows) {
       expect(row.passwordHash).toMatch(/^scrypt\$16384\$8\$1\$/);
       expect(JSON.stringify(row)).not.toContain('demo1234');

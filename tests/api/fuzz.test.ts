@@ -150,6 +150,7 @@ function writeRoutes(): WriteRoute[] {
       });
     }
     for (const [name, op] of Object.entries(r.operations)) {
+      if (parseCall(op.call).method === 'GET') continue; // a GET operation is fuzzed as a read (readRoutes)
       const shape = op.body instanceof z.ZodObject ? Object.keys(op.body.shape) : [];
       out.push({ ...routeOf(op.call), label: `${routeOf(op.call).label} (${r.name}.${name})`, resource: r, fields: shape });
     }
@@ -185,6 +186,8 @@ function readRoutes(): ReadRoute[] {
   const out: ReadRoute[] = [];
   for (const r of registry.resources) {
     for (const read of Object.values(r.reads)) out.push({ label: routeOf(read.call).label, url: routeOf(read.call).url, resource: r, read });
+    for (const op of Object.values(r.operations))
+      if (parseCall(op.call).method === 'GET') out.push({ label: routeOf(op.call).label, url: routeOf(op.call).url, resource: r });
     if (r.defaultRecord) out.push({ label: routeOf(r.defaultRecord.read).label, url: routeOf(r.defaultRecord.read).url, resource: r });
   }
   return out;

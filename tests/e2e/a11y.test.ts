@@ -8,8 +8,9 @@ import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { registry } from '../../resources/index.ts';
-import { allows, dialogAccess, ROLES, type ResourceDef, type Role } from '../../src/manifest/index.ts';
+import { allows, dialogAccess, parseCall, ROLES, type ResourceDef, type Role } from '../../src/manifest/index.ts';
 import { listAccess } from '../../src/client/generate/access.ts';
+import { screensFor, type Screen } from '../../src/client/areas/screens.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { demoEmail, DEMO_PASSWORD } from '../../src/server/seed/index.ts';
 import { hasChromium, launch } from './support/browser.ts';
@@ -18,20 +19,29 @@ import { axeFindings, describeFindings, type Finding } from './support/axe.ts';
 
 const SCHEMES = ['light', 'dark'] as const;
 const lists = (role: Role) => registry.resources.filter((r) => r.reads.list?.kind === 'list' && allows(listAccess(r), role));
-const dialogsOf = (r: ResourceDef, role: Role) =>
-  Object.entries(r.dialogs).filter(([, d]) => allows(dialogAccess(r, d), role));
+/**
+ * The dialogs a role may open from a list: the resource's own, and those its rows borrow from another
+ * resource (`list.rowDialogs`: replacing an agent), opened at the list's address with its record.
+ */
+const dialogsOf = (r: ResourceDef, role: Role) => [
+  ...Object.entries(r.dialogs).filter(([, d]) => allows(dialogAccess(r, d), role)),
+  ...(r.list?.rowDialogs ?? []).flatMap((type) => {
+    const found = registry.dialog(type)!;
+    return allows(dialogAccess(found.resource, found.dialog), role) ? [[type, found.dialog] as const] : [];
+  }),
+];
 
 describe.skipIf(!hasChromium)('no axe-core violation on any screen or dialog', () => {
   let server: TestServer;
   let browser: Browser;
-  /** The first record of each resource, for the dialogs that open one. */
-  const firstIds = new Map<string, string>();
+  /** The first record of each resource each role reaches, for the dialogs that open one. */
+  const firstIds = new Map<Role, Map<string, string>>();
   const findings: Finding[] = [];
 
   beforeAll(async () => {
     server = await startTestServer({ catalogue: true, clientDir: inject('clientDir') });
     browser = await launch();
-    for (const [name, id] of await firstRecordIds(server, lists('admin'))) firstIds.set(name, id);
+    for (const role of ROLES) firstIds.set(role, await firstRecordIds(server, lists(role), role));
   });
   afterAll(async () => {
     await browser?.close();
@@ -58,12 +68,23 @@ describe.skipIf(!hasChromium)('no axe-core violation on any screen or dialog', (
     await expect.poll(() => dialog.evaluate((el) => getComputedStyle(el.closest('.MuiDialog-container') ?? el).opacity)).toBe('1');
   }
 
+  /** Opens a hand-written screen (a role's area, the referral tree, …) and waits for its content. */
+  async function showScreen(page: Page, screen: Screen) {
+    await page.evaluate((hash) => (location.hash = hash), `#${screen.path}`);
+    await expect.poll(() => page.locator('#react-admin-title').textContent()).toBe(screen.title);
+    await page.locator('main h2').first().waitFor();
+    await page.locator('.MuiSkeleton-root').first().waitFor({ state: 'detached' }).catch(() => {});
+  }
+
   async function closeDialog(page: Page) {
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'detached' });
   }
 
-  /** Signs in as `role` and checks every list it sees and every dialog it may open, in one page. */
+  /**
+   * Signs in as `role` and checks the screen it lands on, every hand-written screen it may open, every
+   * list it sees and every dialog it may open, in one page.
+   */
   async function sweep(role: Role, scheme: (typeof SCHEMES)[number]) {
     const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
@@ -73,12 +94,18 @@ describe.skipIf(!hasChromium)('no axe-core violation on any screen or dialog', (
     await page.locator('input[name="password"]').fill(DEMO_PASSWORD);
     await page.getByRole('button', { name: /sign in/i }).click();
     await page.locator('#react-admin-title').waitFor();
+    for (const screen of screensFor(role)) {
+      await showScreen(page, screen);
+      findings.push(...(await axeFindings(page, `${screen.title} as ${role} (${scheme})`)));
+    }
     for (const r of lists(role)) {
       await showList(page, r);
       findings.push(...(await axeFindings(page, `${r.name} list as ${role} (${scheme})`)));
       for (const [type, d] of dialogsOf(r, role)) {
-        const id = d.kind === 'create' ? undefined : firstIds.get(r.name);
-        if (d.kind !== 'create' && !id) continue; // an empty list has no record to open
+        // A create (or an action on no record) opens empty; the others open the role's first record.
+        const onRecord = d.kind === 'details' || ('call' in d && parseCall(d.call).params.includes('id'));
+        const id = onRecord ? firstIds.get(role)?.get(r.name) : undefined;
+        if (onRecord && !id) continue; // an empty list has no record to open
         await showDialog(page, r, type, id);
         findings.push(...(await axeFindings(page, `${type} as ${role} (${scheme})`)));
         await closeDialog(page);

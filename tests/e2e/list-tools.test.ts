@@ -10,8 +10,10 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { registry } from '../../resources/index.ts';
+import { listDialogs } from '../../src/client/generate/list-dialogs.ts';
 import { allows, dialogAccess, type ResourceDef } from '../../src/manifest/index.ts';
 import { listAccess } from '../../src/client/generate/access.ts';
+import { AREA_TITLES, usableLists } from '../../src/client/areas/areas.ts';
 import { listPath, pagesByNumber } from '../../src/client/providers/data.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { hasChromium, launch } from './support/browser.ts';
@@ -20,9 +22,10 @@ import { axeFindings, describeFindings, type Finding } from './support/axe.ts';
 
 const lists = (role: string) => registry.resources.filter((r) => r.reads.list?.kind === 'list' && allows(listAccess(r), role));
 /** The dialog a row click opens for a role: its update dialog, else its details. */
+/** What a click on a row opens: the generator's own rule (its edit dialog, else its details). */
 const rowDialog = (r: ResourceDef, role: string) => {
-  const usable = Object.entries(r.dialogs).filter(([, d]) => allows(dialogAccess(r, d), role));
-  return (usable.find(([, d]) => d.kind === 'update') ?? usable.find(([, d]) => d.kind === 'details'))?.[0];
+  const offered = listDialogs(r, role);
+  return offered.edit?.type ?? offered.details?.type;
 };
 const mayDelete = (r: ResourceDef, role: string) => Object.values(r.dialogs).some((d) => d.kind === 'remove' && allows(dialogAccess(r, d), role));
 
@@ -82,12 +85,14 @@ describe.skipIf(!hasChromium)('list tools in the browser', () => {
     }
     await page.emulateMedia({ colorScheme: 'light' });
 
-    // A role that may not read the audit log sees the lists it may read, and no changes.
+    // A role that may not read the audit log lands in its own area: the lists it may use, and no changes.
     const other = await (await browser.newContext()).newPage();
-    await signIn(other, server.url, 'user@demo.test');
-    await other.getByRole('heading', { name: 'Catalogue' }).waitFor();
-    const cards = await other.getByRole('main').getByRole('link').count();
-    expect(cards).toBe(lists('user').length);
+    await signIn(other, server.url, 'seller@demo.test');
+    await expect.poll(() => other.locator('#react-admin-title').textContent()).toBe(AREA_TITLES.seller);
+    await other.getByRole('heading', { name: 'Your account' }).waitFor();
+    const usable = usableLists(registry.resources, 'seller');
+    for (const r of usable) await other.getByRole('main').getByRole('link').filter({ hasText: r.plural }).first().waitFor();
+    expect(await other.getByRole('main').getByRole('link').count()).toBe(usable.length);
     expect(await other.getByRole('heading', { name: 'Recent changes' }).count()).toBe(0);
     await other.context().close();
   });

@@ -49,14 +49,14 @@ describe.skipIf(!hasChromium)('motion and zoom', () => {
     const sideways = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     await page.goto(server.url);
     await page.locator('input[name="username"]').waitFor();
-    expect(await sideways()).toBeLessThanOrEqual(0);
+    await expect.poll(sideways).toBeLessThanOrEqual(0);
     await signIn(page, server.url);
     await openList(page, 'Categories', 'Name');
-    expect(await sideways()).toBeLessThanOrEqual(0);
+    await expect.poll(sideways).toBeLessThanOrEqual(0);
     await page.getByRole('button', { name: 'Create' }).first().click();
     await dialogOf(page).getByRole('textbox', { name: /name/i }).fill('Zoomed in');
     await dialogOf(page).getByRole('button', { name: 'Create' }).click();
     await toastOf(page).getByText('Category created successfully.').waitFor();
-    expect(await sideways()).toBeLessThanOrEqual(0);
+    await expect.poll(sideways).toBeLessThanOrEqual(0);
   });
 });

@@ -45,7 +45,8 @@ describe('data provider', () => {
     const server = fakeServer();
     await expect(data.create('categories', { data: { name: 'x' } })).rejects.toThrow(/dialogs/);
     await expect(data.delete('categories', { id: 'c1' })).rejects.toThrow(/dialogs/);
-    await expect(data.getList('users', { pagination: { page: 1, perPage: 5 }, sort: { field: 'id', order: 'ASC' }, filter: {} })).rejects.toThrow(
+    const unlisted = registry.resources.find((r) => !r.reads.list)!.name;
+    await expect(data.getList(unlisted, { pagination: { page: 1, perPage: 5 }, sort: { field: 'id', order: 'ASC' }, filter: {} })).rejects.toThrow(
       /no list read/,
     );
     expect(server.calls).toEqual([]);

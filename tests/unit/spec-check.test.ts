@@ -48,7 +48,7 @@ describe('the catalogue', () => {
     expect(d('deleteCategory')).toMatchObject({ missing: 'Category is missing.', failure: 'Someting went wrong.' });
     expect(d('createCategory')).toMatchObject({ fields: ['name'], success: 'Category created successfully.' });
     expect(d('updateSiteCommission').success).toBe('site commission updated successfully.');
-    expect(d('CreateProductCommissionInQueryMessage').success).toBe('Commission rejected successfully!');
+    expect(d('CreateProductCommissionInQueryMessage').call).toBe('PATCH /products/{id}/commission');
     expect(e('Currency').fields).toContain('symbal');
     expect(e('Product (commission view)').fields).toContain('ageentFormDealerCommission');
     expect(e('Cart item').fields).toContain('siteCommissin');

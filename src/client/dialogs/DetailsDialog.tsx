@@ -23,6 +23,7 @@ export interface DetailsViewProps {
 const VIEWS: Record<DetailsView, LazyExoticComponent<ComponentType<DetailsViewProps>>> = {
   qrcode: lazy(() => import('./views/QrCodeView.tsx').then((m) => ({ default: m.QrCodeView }))),
   galleryImage: lazy(() => import('./views/GalleryImageView.tsx').then((m) => ({ default: m.GalleryImageView }))),
+  loginDetails: lazy(() => import('./views/LoginDetailsView.tsx').then((m) => ({ default: m.LoginDetailsView }))),
 };
 
 function Loading() {

@@ -17,6 +17,7 @@ import { DetailsDialogBody } from './DetailsDialog.tsx';
 import { timeDialogOpen } from './timing.ts';
 import { useDialogAddress } from './deep-link.ts';
 import { DiscardConfirm } from './discard.tsx';
+import { CustomDialogBody } from './custom.tsx';
 
 const FormDialogBody = lazy(() => import('./FormDialog.tsx'));
 
@@ -86,7 +87,9 @@ export function DialogHost({ children, registry = defaultRegistry }: { children?
   if (shown && found) {
     const props = { resource: found.resource, data: shown.data, onClose: closeDialog, onCancel: requestClose, onDirty };
     const { dialog } = found;
-    if (dialog.kind === 'remove') body = <RemoveDialogBody {...props} dialog={dialog} />;
+    // A dialog drawn by a hand-written component (`component`, custom.tsx); its kind still rules the call.
+    if (dialog.component) body = <CustomDialogBody {...props} dialog={dialog} component={dialog.component} />;
+    else if (dialog.kind === 'remove') body = <RemoveDialogBody {...props} dialog={dialog} />;
     else if (dialog.kind === 'details') body = <DetailsDialogBody {...props} dialog={dialog} />;
     else body = <FormDialogBody {...props} dialog={dialog} />;
   }

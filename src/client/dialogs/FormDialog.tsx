@@ -36,7 +36,7 @@ import { answerOf, failureToast, fieldErrorsOf, successToast } from './outcome.t
 import { buildUiSchema, CUSTOM } from './ui-schema.ts';
 import { createZodValidator } from './zod-validator.ts';
 import { drawnFields, formRuleOf, formSchemaOf } from './form-schema.ts';
-import { applyFill, fillTargets, initialFollowing } from './form-fill.ts';
+import { applyComputed, applyFill, fillTargets, initialFollowing } from './form-fill.ts';
 import { drawnSources, withDrawnImages } from './drawn.tsx';
 import { ConflictPanel, conflictOf, ifMatchFor } from './conflict.tsx';
 import { templates } from './templates.tsx';
@@ -200,7 +200,7 @@ export default function FormDialogBody({
         formContext={formContext}
         formData={formData}
         onChange={(e) => {
-          const next = applyFill(setup.fills, formData, e.formData ?? {}, following);
+          const next = applyComputed(setup.fields, formData, applyFill(setup.fills, formData, e.formData ?? {}, following));
           // The server's field messages describe what was sent; once the user edits, they are stale.
           if (!deepEquals(next, formData)) setServerErrors(undefined);
           setFormData(next);

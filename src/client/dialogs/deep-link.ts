@@ -9,6 +9,7 @@ import { useDataProvider, useLocation, useNavigate, usePermissions } from 'react
 import { dialogAccess, allows, type Registry } from '../../manifest/index.ts';
 import type { Toast } from '../shell/toast.tsx';
 import type { DialogData, OpenDialog } from './context.ts';
+import { addressedResource, rowDialogData } from '../generate/list-dialogs.ts';
 
 /** The query parameters a dialog's address uses. */
 export const DIALOG_PARAM = 'dialog';
@@ -115,22 +116,24 @@ export function useDialogAddress({ registry, show, toast }: Options) {
       show(type);
       return;
     }
+    // A dialog the list's rows borrow (`list.rowDialogs`: replacing an agent) names one of the list's records.
+    const source = addressedResource(registry, location.pathname.split('/')[1], type) ?? found.resource;
     let cancelled = false;
     dataProvider
-      .getOne(found.resource.name, { id })
+      .getOne(source.name, { id })
       .then(({ data }) => {
-        if (!cancelled) show(type, data);
+        if (!cancelled) show(type, rowDialogData(found, source.name, data));
       })
       .catch(() => {
         if (cancelled) return;
-        toast({ title: `${found.resource.label} not found`, description: `No ${found.resource.label.toLowerCase()} has the id ${id}.`, severity: 'warning' });
+        toast({ title: `${source.label} not found`, description: `No ${source.label.toLowerCase()} has the id ${id}.`, severity: 'warning' });
         current.current = null;
         setAddress(undefined);
       });
     return () => {
       cancelled = true;
     };
-  }, [location.search, isPending, permissions, registry, show, toast, dataProvider, setAddress]);
+  }, [location.search, location.pathname, isPending, permissions, registry, show, toast, dataProvider, setAddress]);
 
   return { openDialog, onClosed };
 }

@@ -4,6 +4,7 @@
  */
 import type { FieldDef } from '../../manifest/index.ts';
 import { slugify } from '../../domain/slug.ts';
+import { computations } from '../../domain/computed.ts';
 
 type Data = Record<string, unknown>;
 
@@ -55,6 +56,23 @@ export function applyFill(targets: readonly FillTarget[], prev: Data, next: Data
       const filled = filledFrom(next[t.from]);
       if (textOf(out[t.name]) !== filled) out = { ...out, [t.name]: filled };
     }
+  }
+  return out;
+}
+
+/**
+ * The form data with its computed fields (`computed: { by, from }`) made again from their sources, when
+ * one of the sources changed from `prev` to `next` (as the server will make them: an agent's id appears
+ * as its name is typed). A stored value is left as it is until then (it may carry a suffix the server
+ * added to keep it unique).
+ */
+export function applyComputed(fields: readonly FieldDef[], prev: Data, next: Data): Data {
+  let out = next;
+  for (const f of fields) {
+    const compute = f.computed && computations[f.computed.by];
+    if (!compute || !f.computed!.from.some((from) => textOf(prev[from]) !== textOf(next[from]))) continue;
+    const value = compute(out);
+    if (out[f.name] !== value) out = { ...out, [f.name]: value };
   }
   return out;
 }

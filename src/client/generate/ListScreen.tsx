@@ -1,27 +1,29 @@
 /**
  * The one list screen every resource gets, fed by its manifest: columns, filters, sort, pagination,
- * an empty state, create/edit/delete/details that open the resource's dialogs (spec §2: no page
- * routes), and the list behaviours it declares: reorder, toggle, upload, a failure alert, a default
+ * an empty state, and every dialog the role may open on it (spec §2: no page routes): creates in the
+ * toolbar, Edit, Details, Delete and a "More actions" menu on each row (list-dialogs.ts says which),
+ * and the list behaviours it declares: reorder, toggle, upload, a failure alert, a default
  * record and row operations (each in a file of its own beside this one). And what react-admin users
  * expect of a list: a click on a row opens its record, bulk delete over selected rows where a delete
  * dialog exists, Export to CSV, a column chooser and saved queries; on a phone, cards instead of a
  * table (each in a file of its own too).
  */
-import type { ReactElement } from 'react';
+import { useMemo, type ReactElement } from 'react';
 import { Box, Typography, useMediaQuery, type Theme } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import { BulkActionsToolbar, Button, Datagrid, FilterButton, List, TopToolbar, usePermissions } from 'react-admin';
 import { labelOf, type RemoveDialog, type ResourceDef } from '../../manifest/index.ts';
 import { useOpenDialog } from '../dialogs/context.ts';
 import { UploadButton } from '../widgets/UploadButton.tsx';
-import { allows, dialogFor } from './access.ts';
+import { allows } from './access.ts';
+import { listDialogs, type Offered } from './list-dialogs.ts';
 import { listColumns } from './columns.tsx';
 import { DefaultMark, MakeDefaultButton, mayChangeDefault } from './default-record.tsx';
 import { listFilters } from './filters.tsx';
 import { ListFailure } from './list-failure.tsx';
 import { ListError, ListPagination } from './list-error.tsx';
 import { ReorderDatagrid } from './reorder.tsx';
-import { RowActions, type Found } from './row-actions.tsx';
+import { RowActions } from './row-actions.tsx';
 import { OperationButton, rowOperations } from './row-operations.tsx';
 import { ToggleField, toggleDialog } from './toggle.tsx';
 import { HistoryButton, offersHistory } from './history.tsx';
@@ -41,19 +43,23 @@ const PER_PAGE = 25;
 /** A failed list shows its alert, not a toast as well. */
 const quietErrors = { onError: () => {} };
 
-function CreateButton({ create }: { create: Found }) {
+/** The toolbar's creates: the create dialog ('Create'), then the actions that make a record ('Create agent'). */
+function CreateButtons({ creates }: { creates: Offered[] }) {
   const openDialog = useOpenDialog();
-  if (!create) return null;
   return (
-    <Button label="Create" onClick={() => openDialog(create[0])}>
-      <AddIcon />
-    </Button>
+    <>
+      {creates.map((c) => (
+        <Button key={c.type} label={c.label} onClick={() => openDialog(c.type)}>
+          <AddIcon />
+        </Button>
+      ))}
+    </>
   );
 }
 
 interface ToolbarProps {
   resource: ResourceDef;
-  create: Found;
+  creates: Offered[];
   canWrite: boolean;
   /** The column chooser's columns (none: no chooser, as on a phone's cards). */
   columns?: Column[];
@@ -61,7 +67,7 @@ interface ToolbarProps {
   onToggleColumn?: (key: string) => void;
 }
 
-function Toolbar({ resource, create, canWrite, columns, hidden = [], onToggleColumn }: ToolbarProps) {
+function Toolbar({ resource, creates, canWrite, columns, hidden = [], onToggleColumn }: ToolbarProps) {
   const upload = resource.list?.upload;
   return (
     <TopToolbar>
@@ -71,12 +77,12 @@ function Toolbar({ resource, create, canWrite, columns, hidden = [], onToggleCol
       {columns && onToggleColumn && <ColumnsButton columns={columns} hidden={hidden} onToggle={onToggleColumn} />}
       <ExportButton resource={resource} />
       {upload && canWrite && <UploadButton upload={upload} />}
-      <CreateButton create={create} />
+      <CreateButtons creates={creates} />
     </TopToolbar>
   );
 }
 
-function EmptyState({ resource, create, canWrite }: { resource: ResourceDef; create: Found; canWrite: boolean }) {
+function EmptyState({ resource, creates, canWrite }: { resource: ResourceDef; creates: Offered[]; canWrite: boolean }) {
   const upload = resource.list?.upload;
   return (
     <Box sx={{ textAlign: 'center', py: 6, px: 2, width: '100%', boxSizing: 'border-box' }}>
@@ -84,7 +90,7 @@ function EmptyState({ resource, create, canWrite }: { resource: ResourceDef; cre
         No {inSentence(resource.plural)} yet
       </Typography>
       {upload && canWrite && <UploadButton upload={upload} />}
-      <CreateButton create={create} />
+      <CreateButtons creates={creates} />
     </Box>
   );
 }
@@ -95,6 +101,7 @@ function columnsOf(resource: ResourceDef, role: unknown): ReactElement[] {
   const toggle = behaviour.toggle;
   const toggling = toggle ? toggleDialog(resource, toggle, role) : undefined;
   const columns = listColumns(resource, {
+    role,
     sortable: !behaviour.reorder,
     replace: (f) =>
       f.name === toggle && toggling ? (
@@ -111,25 +118,31 @@ function columnsOf(resource: ResourceDef, role: unknown): ReactElement[] {
 export function ListScreen({ resource }: { resource: ResourceDef }) {
   const { permissions } = usePermissions();
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
-  const create = dialogFor(resource, 'create', permissions);
-  const update = dialogFor(resource, 'update', permissions);
-  const remove = dialogFor(resource, 'remove', permissions);
-  const details = dialogFor(resource, 'details', permissions);
+  const { creates, edit, more, remove, details } = useMemo(() => listDialogs(resource, permissions), [resource, permissions]);
   const canWrite = allows(resource.access.write, permissions);
   const operations = rowOperations(resource, permissions);
   const makeDefault = mayChangeDefault(resource, permissions);
   const history = offersHistory(resource, permissions);
   const { reorder, failure } = resource.list ?? {};
   const { hidden, toggle } = useHiddenColumns(resource);
-  // A click on a row (or a card's title) opens the record: its update dialog, else its details.
-  const { rowClick, onClickCapture, openRecord } = useRowClick(update ?? details);
+  // A click on a row (or a card's title) opens the record: its Edit dialog, else its details.
+  const { rowClick, onClickCapture, openRecord } = useRowClick(edit ?? details, resource.name);
 
   const all = columnsOf(resource, permissions);
   const chooser = all.map(columnOf);
   const columns = all.filter((c) => !hidden.includes(columnOf(c).key));
-  const hasActions = update || remove || details || operations.length > 0 || makeDefault || history;
+  const hasActions = edit || more.length > 0 || remove || details || operations.length > 0 || makeDefault || history;
   const actions = hasActions && (
-    <RowActions key="actions" label="Actions" textAlign="right" update={update} remove={remove} details={details}>
+    <RowActions
+      key="actions"
+      label="Actions"
+      textAlign="right"
+      resource={resource.name}
+      edit={edit}
+      more={more}
+      remove={remove}
+      details={details}
+    >
       {operations.map((op) => (
         <OperationButton key={op.call} operation={op} />
       ))}
@@ -142,7 +155,7 @@ export function ListScreen({ resource }: { resource: ResourceDef }) {
   // Selection only where the role may delete, and only in the table.
   const bulk = remove && !cards && (
     <BulkActionsToolbar>
-      <BulkDeleteButton resource={resource} dialog={remove[1] as RemoveDialog} />
+      <BulkDeleteButton resource={resource} dialog={remove.dialog as RemoveDialog} />
     </BulkActionsToolbar>
   );
   const select = bulk ? [<SelectRowField key="select" label="Select" sortable={false} titleSource={resource.title} />] : [];
@@ -158,16 +171,16 @@ export function ListScreen({ resource }: { resource: ResourceDef }) {
     <List
       resource={resource.name}
       title={resource.plural}
-      filters={listFilters(resource)}
+      filters={listFilters(resource, permissions)}
       actions={
         <Toolbar
           resource={resource}
-          create={create}
+          creates={creates}
           canWrite={canWrite}
           {...(cards ? {} : { columns: chooser, hidden, onToggleColumn: toggle })}
         />
       }
-      empty={<EmptyState resource={resource} create={create} canWrite={canWrite} />}
+      empty={<EmptyState resource={resource} creates={creates} canWrite={canWrite} />}
       perPage={PER_PAGE}
       sort={reorder ? { field: reorder.field, order: 'ASC' } : resource.sort}
       exporter={false}

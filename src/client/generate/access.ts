@@ -11,6 +11,14 @@ export function listAccess(resource: ResourceDef): Access {
   return (list && list.access) ?? resource.access.read;
 }
 
+/**
+ * Whether `role` may read the records a reference field points at: a column or filter of a reference
+ * the role cannot read would only fetch a refusal (a seller's products name their seller's account).
+ */
+export function readsReference(f: { kind: string; reference?: string }, role: unknown, find: (name: string) => ResourceDef): boolean {
+  return f.kind !== 'reference' || allows(listAccess(find(f.reference!)), role);
+}
+
 /** The first dialog of `kind` the resource declares that `role` may open, as `[type, dialog]`. */
 export function dialogFor(resource: ResourceDef, kind: DialogKind, role: unknown): [string, DialogDef] | undefined {
   return Object.entries(resource.dialogs).find(([, d]) => d.kind === kind && allows(dialogAccess(resource, d), role));

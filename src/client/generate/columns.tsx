@@ -9,6 +9,7 @@ import { lazy, Suspense, type ReactElement } from 'react';
 import { NumberField, TextField } from 'react-admin';
 import { isSortable, labelOf, TIMESTAMP_FIELDS, type FieldDef, type ResourceDef } from '../../manifest/index.ts';
 import { registry } from '../../../resources/index.ts';
+import { readsReference } from './access.ts';
 import {
   BooleanField,
   BytesField,
@@ -84,6 +85,8 @@ export interface ColumnOptions {
   sortable?: boolean;
   /** A column that replaces a field's usual display (the toggle's switch). */
   replace?: (f: FieldDef) => ReactElement | undefined;
+  /** The viewer's role: a reference to records it may not read is not shown (nor fetched). */
+  role?: unknown;
 }
 
 /**
@@ -93,8 +96,9 @@ export interface ColumnOptions {
 export const HIDDEN_BY_DEFAULT: readonly string[] = TIMESTAMP_FIELDS.map((f) => f.name);
 
 /** The list columns of a resource: its `list: true` fields, in order, then the timestamps (`HIDDEN_BY_DEFAULT`). */
-export function listColumns(resource: ResourceDef, { sortable = true, replace }: ColumnOptions = {}): ReactElement[] {
-  return [...resource.fields.filter((f) => f.list), ...TIMESTAMP_FIELDS]
+export function listColumns(resource: ResourceDef, { sortable = true, replace, role }: ColumnOptions = {}): ReactElement[] {
+  const readable = (f: FieldDef) => role === undefined || readsReference(f, role, (name) => registry.resource(name));
+  return [...resource.fields.filter((f) => f.list && readable(f)), ...TIMESTAMP_FIELDS]
     .map((f) => replace?.(f) ?? fieldDisplay(resource, f, sortable && isSortable(f)))
     .filter((c): c is ReactElement => c !== null);
 }

@@ -5,6 +5,7 @@
  * 'Yes'/'No' (or its choices), a size as '12.3 kB', a date in the user's locale, a resource by its label.
  */
 import { Chip, Link, Typography } from '@mui/material';
+import { darken, lighten, type Theme } from '@mui/material/styles';
 import { useRecordContext } from 'react-admin';
 import type { Choice } from '../../manifest/index.ts';
 import { formatMoney } from '../../domain/money.ts';
@@ -46,8 +47,18 @@ export function ChoiceField({ source, emptyText, choices }: ColumnProps & { choi
   if (isAbsent(value)) return <Empty text={emptyText} />;
   const choice = choiceOf(choices, value);
   const tone = choice?.tone && choice.tone !== 'default' ? choice.tone : undefined;
-  return <Chip size="small" label={choice?.label ?? String(value)} color={tone} variant={tone ? 'filled' : 'outlined'} />;
+  return <Chip size="small" label={choice?.label ?? String(value)} color={tone} variant={tone ? 'filled' : 'outlined'} sx={tone ? toneColours(tone) : undefined} />;
 }
+
+/**
+ * A filled chip's colours with text contrast of at least 4.5:1 (WCAG AA for its small text): MUI's own
+ * warning (light) and error (dark) chips fall short, so the tone is darkened under white text in light
+ * mode and lightened under dark text in dark mode.
+ */
+const toneColours = (tone: Exclude<Choice['tone'], 'default' | undefined>) => (theme: Theme) =>
+  theme.palette.mode === 'light'
+    ? { bgcolor: darken(theme.palette[tone].main, 0.3), color: '#fff' }
+    : { bgcolor: lighten(theme.palette[tone].main, 0.3), color: 'rgba(0, 0, 0, 0.87)' };
 
 /** true / false as a chip in words: the field's choices ('Active' / 'Inactive'), else 'Yes' / 'No'. */
 export function BooleanField({ choices = FLAG_CHOICES, ...props }: ColumnProps & { choices?: readonly Choice[] }) {

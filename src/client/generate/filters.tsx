@@ -19,6 +19,7 @@ import {
 import { labelOf, listFields, listOptions, RANGE_ENDS, type FieldDef, type ResourceDef } from '../../manifest/index.ts';
 import { registry } from '../../../resources/index.ts';
 import { filterChoices, filterInputKind } from './choices.ts';
+import { readsReference } from './access.ts';
 import { dayBoundary, dayOf } from './formats.ts';
 
 const PARENTS_PER_PAGE = 50;
@@ -72,11 +73,13 @@ function rangeFilters(f: FieldDef): ReactElement[] {
   ];
 }
 
-export function listFilters(resource: ResourceDef): ReactElement[] {
+export function listFilters(resource: ResourceDef, role?: unknown): ReactElement[] {
   const filters: ReactElement[] = [];
   const offered = listOptions(resource, registry);
   if (offered.search.length) filters.push(<SearchInput key="q" source="q" alwaysOn />);
-  for (const f of resource.fields) if (offered.filters.includes(f.name)) filters.push(exactFilter(f));
+  // No picker of records the role may not read (it would only fetch a refusal).
+  const readable = (f: FieldDef) => role === undefined || readsReference(f, role, (name) => registry.resource(name));
+  for (const f of resource.fields) if (offered.filters.includes(f.name) && readable(f)) filters.push(exactFilter(f));
   for (const f of listFields(resource)) if (offered.ranges.includes(f.name)) filters.push(...rangeFilters(f));
   return filters;
 }

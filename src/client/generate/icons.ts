@@ -17,6 +17,9 @@ import Dashboard from '@mui/icons-material/Dashboard';
 import Folder from '@mui/icons-material/Folder';
 import FormatQuote from '@mui/icons-material/FormatQuote';
 import Forum from '@mui/icons-material/Forum';
+import Description from '@mui/icons-material/Description';
+import Email from '@mui/icons-material/Email';
+import SwapHoriz from '@mui/icons-material/SwapHoriz';
 import Gavel from '@mui/icons-material/Gavel';
 import Groups from '@mui/icons-material/Groups';
 import Help from '@mui/icons-material/Help';
@@ -66,6 +69,9 @@ const ICONS: Record<string, SvgIconComponent> = {
   Folder,
   FormatQuote,
   Forum,
+  Description,
+  Email,
+  SwapHoriz,
   Gavel,
   Groups,
   Help,

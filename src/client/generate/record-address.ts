@@ -1,13 +1,15 @@
 /**
  * Where a reference to a record leads (a child category's parent, a currency's country): the record's
  * own dialog, by its address (`/categories?dialog=updateCategory&id=…`: the list opens and shows it),
- * the update dialog when the role may use one, else its details; a record no dialog shows opens its
- * list filtered to it, by a unique field the list filters by (a country's code), else by its id.
+ * the row's Edit dialog when the role may use one (list-dialogs.ts), else its details; a record no
+ * dialog shows opens its list filtered to it, by a unique field the list filters by (a country's
+ * code), else by its id.
  * Nowhere when the role may not read the target's list.
  */
 import { listFields, listOptions, type ResourceDef } from '../../manifest/index.ts';
 import { DIALOG_PARAM, ID_PARAM } from '../dialogs/deep-link.ts';
-import { allows, dialogFor, listAccess } from './access.ts';
+import { allows, listAccess } from './access.ts';
+import { listDialogs } from './list-dialogs.ts';
 
 type Target = Record<string, unknown> & { id?: unknown };
 
@@ -15,9 +17,10 @@ type Target = Record<string, unknown> & { id?: unknown };
 export function recordAddress(target: ResourceDef, record: Target | undefined, role: unknown): string | undefined {
   if (!record || record.id === undefined || record.id === null || record.id === '') return undefined;
   if (target.reads.list?.kind !== 'list' || !allows(listAccess(target), role)) return undefined;
-  const dialog = dialogFor(target, 'update', role) ?? dialogFor(target, 'details', role);
+  const offered = listDialogs(target, role);
+  const dialog = offered.edit ?? offered.details;
   if (dialog) {
-    const query = new URLSearchParams({ [DIALOG_PARAM]: dialog[0], [ID_PARAM]: String(record.id) });
+    const query = new URLSearchParams({ [DIALOG_PARAM]: dialog.type, [ID_PARAM]: String(record.id) });
     return `/${target.name}?${query}`;
   }
   const filters = listOptions(target).filters;

@@ -1,35 +1,93 @@
-/** The actions column of a list row: Details, Edit and Delete open the resource's dialogs; more may follow. */
-import type { ReactElement, ReactNode } from 'react';
-import { Box, IconButton } from '@mui/material';
+/**
+ * The actions column of a list row: Details, Edit and Delete open the resource's dialogs, and a
+ * "More actions" menu the row's other dialogs (list-dialogs.ts says which); more may come first.
+ */
+import { useId, useState, type MouseEvent, type ReactElement, type ReactNode } from 'react';
+import { Box, IconButton, ListItemText, Menu, MenuItem } from '@mui/material';
 import { RowTooltip } from '../widgets/RowTooltip.tsx';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
+import MoreVertIcon from '@mui/icons-material/MoreVert';
 import VisibilityIcon from '@mui/icons-material/Visibility';
-import { useRecordContext } from 'react-admin';
-import type { DialogDef } from '../../manifest/index.ts';
+import { useRecordContext, type RaRecord } from 'react-admin';
 import { useOpenDialog } from '../dialogs/context.ts';
+import { rowDialogData, type Offered } from './list-dialogs.ts';
 
-export type Found = [type: string, dialog: DialogDef] | undefined;
+/** The accessible name of the row's menu button. */
+export const MORE_ACTIONS = 'More actions';
 
 interface RowActionsProps {
   /** Read by Datagrid for the column header. */
   label: string;
   textAlign: 'right';
-  update: Found;
-  remove: Found;
-  details: Found;
+  /** The list's resource name: a dialog of another resource is opened with the row's id alone. */
+  resource: string;
+  edit?: Offered;
+  remove?: Offered;
+  details?: Offered;
+  /** The row's other dialogs, in its "More actions" menu. */
+  more?: Offered[];
   /** Row actions of the list's behaviours (operations, Make default), before the dialogs'. */
   children?: ReactNode;
 }
 
-export function RowActions({ update, remove, details, children }: RowActionsProps) {
+/** The row's "More actions" button and its menu of dialog titles. */
+function MoreActions({ offered, open }: { offered: Offered[]; open: (o: Offered) => void }) {
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const menuId = useId();
+  const close = () => setAnchor(null);
+  return (
+    <>
+      <RowTooltip title={MORE_ACTIONS}>
+        <IconButton
+          size="small"
+          aria-label={MORE_ACTIONS}
+          aria-haspopup="menu"
+          aria-controls={anchor ? menuId : undefined}
+          aria-expanded={anchor ? 'true' : undefined}
+          onClick={(e) => setAnchor(e.currentTarget)}
+        >
+          <MoreVertIcon fontSize="small" />
+        </IconButton>
+      </RowTooltip>
+      <Menu
+        id={menuId}
+        anchorEl={anchor}
+        open={!!anchor}
+        onClose={close}
+        // Drawn in the row, not in a portal at the page's end: there it would be outside every landmark (axe).
+        disablePortal
+        // Its clicks go up through the row, whose click opens the record: a choice (or a click beside the
+        // menu to close it) must not do that too.
+        onClick={(e: MouseEvent) => e.stopPropagation()}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+      >
+        {offered.map((o) => (
+          <MenuItem
+            key={o.type}
+            onClick={() => {
+              close();
+              open(o);
+            }}
+          >
+            <ListItemText>{o.label}</ListItemText>
+          </MenuItem>
+        ))}
+      </Menu>
+    </>
+  );
+}
+
+export function RowActions({ resource, edit, remove, details, more = [], children }: RowActionsProps) {
   const record = useRecordContext();
   const openDialog = useOpenDialog();
   if (!record) return null;
-  const action = (found: Found, label: string, icon: ReactElement, color?: 'error') =>
+  const open = (o: Offered) => openDialog(o.type, rowDialogData(o, resource, record as RaRecord));
+  const action = (found: Offered | undefined, label: string, icon: ReactElement, color?: 'error') =>
     found && (
       <RowTooltip title={label}>
-        <IconButton size="small" aria-label={label} color={color} onClick={() => openDialog(found[0], { ...record })}>
+        <IconButton size="small" aria-label={label} color={color} onClick={() => open(found)}>
           {icon}
         </IconButton>
       </RowTooltip>
@@ -38,7 +96,8 @@ export function RowActions({ update, remove, details, children }: RowActionsProp
     <Box sx={{ display: 'flex', justifyContent: 'flex-end', alignItems: 'center', whiteSpace: 'nowrap' }}>
       {children}
       {action(details, 'Details', <VisibilityIcon fontSize="small" />)}
-      {action(update, 'Edit', <EditIcon fontSize="small" />)}
+      {action(edit, 'Edit', <EditIcon fontSize="small" />)}
+      {more.length > 0 && <MoreActions offered={more} open={open} />}
       {action(remove, 'Delete', <DeleteIcon fontSize="small" />, 'error')}
     </Box>
   );

@@ -1,5 +1,5 @@
 /**
- * Clicking a row opens its record: the update dialog the role may use, else its details. A click on
+ * Clicking a row opens its record: the row's Edit dialog (list-dialogs.ts), else its details. A click on
  * anything interactive inside the row (a row action, the select box, a switch, a link, the reorder
  * buttons) is that control's own, and a click that ends a text selection is for copying: neither
  * opens the dialog. react-admin's `rowClick` is not given the event, so the click is looked at on its
@@ -8,12 +8,14 @@
 import { useCallback, useRef, type MouseEvent } from 'react';
 import type { RaRecord } from 'react-admin';
 import { useOpenDialog } from '../dialogs/context.ts';
-import type { Found } from './row-actions.tsx';
+import { rowDialogData, type Offered } from './list-dialogs.ts';
 
 /** What a click may land on that is not the row's. */
-const INTERACTIVE = 'button, a, input, select, textarea, label, [role="button"], [role="switch"], [role="checkbox"], [role="link"]';
+const INTERACTIVE =
+  'button, a, input, select, textarea, label, [role="button"], [role="switch"], [role="checkbox"], [role="link"], [role="menuitem"], [role="menu"]';
 
-export function useRowClick(open: Found) {
+/** `open`: what a click opens; `resource`: the list's resource (see `rowDialogData`). */
+export function useRowClick(open: Offered | undefined, resource: string) {
   const openDialog = useOpenDialog();
   const skip = useRef(false);
 
@@ -25,9 +27,9 @@ export function useRowClick(open: Found) {
   /** Opens the record's dialog from its data; answers false so react-admin navigates nowhere. */
   const openRecord = useCallback(
     (record: RaRecord) => {
-      if (open) openDialog(open[0], { ...record });
+      if (open) openDialog(open.type, rowDialogData(open, resource, record));
     },
-    [open, openDialog],
+    [open, openDialog, resource],
   );
 
   const rowClick = useCallback(

@@ -8,6 +8,7 @@ import { useCallback, useMemo, useState, type MouseEvent } from 'react';
 import { Avatar, Button, IconButton, Menu, Tooltip, useMediaQuery, type Theme } from '@mui/material';
 import AccountCircle from '@mui/icons-material/AccountCircle';
 import { Logout, UserMenuContextProvider, useGetIdentity } from 'react-admin';
+import { ProfileMenuItem } from './ProfileMenuItem.tsx';
 
 export function AccountMenu() {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
@@ -34,6 +35,7 @@ export function AccountMenu() {
       )}
       <UserMenuContextProvider value={context}>
         <Menu id="account-menu" disableScrollLock anchorEl={anchor} open={!!anchor} onClose={onClose}>
+          <ProfileMenuItem onClose={onClose} />
           <Logout />
         </Menu>
       </UserMenuContextProvider>

@@ -1,33 +1,35 @@
 /**
- * The landing page after sign-in (react-admin's `dashboard`): how many records each list the role may
- * read holds, grouped as the side menu groups them, each a link to its list; and, for a role that may
- * read the audit log, the latest changes, each a link to its record's history. Generated from the
- * registry, so a new resource appears here as it appears in the menu.
+ * The admin's landing page after sign-in (react-admin's `dashboard`, at `/`): how many records each
+ * list the role may use holds, grouped as the side menu groups them, each a link to its list; and, for
+ * a role that may read the audit log, the latest changes, each a link to its record's history.
+ * Generated from the registry, so a new resource appears here as it appears in the menu. Every other
+ * role has an area of its own (src/client/areas/): arriving here, it is sent on to it.
  */
 import type { ReactNode } from 'react';
 import { Box, Card, CardActionArea, List, ListItem, ListItemButton, ListItemText, Skeleton, Typography } from '@mui/material';
-import { Link, Title, useCreatePath, useGetList, usePermissions, type RaRecord } from 'react-admin';
+import { Link, Navigate, Title, useCreatePath, useGetList, usePermissions, type RaRecord } from 'react-admin';
 import type { ResourceDef } from '../../manifest/index.ts';
 import { registry } from '../../../resources/index.ts';
 import { AUDIT_LOG } from '../../../resources/system.ts';
 import { allows, listAccess } from '../generate/access.ts';
 import { iconFor } from '../generate/icons.ts';
+import { homeOf, usableLists } from '../areas/areas.ts';
 
 /** How many of the latest changes are shown. */
 export const RECENT_CHANGES = 8;
 
-/** The lists a role may read, by menu group (in registry order; lists outside the menu last). */
+/** The lists a role may use (areas.ts `mayUse`), by menu group (in registry order; lists outside the menu last). */
 export function dashboardGroups(role: unknown): [group: string, resources: ResourceDef[]][] {
   const groups = new Map<string, ResourceDef[]>();
-  for (const r of registry.resources) {
-    if (r.reads.list?.kind !== 'list' || !allows(listAccess(r), role)) continue;
+  for (const r of usableLists(registry.resources, role)) {
     const group = r.menu?.group ?? 'Other';
     groups.set(group, [...(groups.get(group) ?? []), r]);
   }
   return [...groups];
 }
 
-function Section({ title, children }: { title: string; children: ReactNode }) {
+/** A titled part of a dashboard (a level-two heading). */
+export function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
     <Box component="section" sx={{ mb: 3 }}>
       <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
@@ -38,7 +40,12 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-function CountCard({ resource }: { resource: ResourceDef }) {
+/**
+ * How many records of a list the signed-in user reaches, as a link to the list. Read as the list
+ * reads (one row, `range=[0,0]`, the total from `Content-Range`), so the server's ownership rules
+ * decide the number.
+ */
+export function CountCard({ resource }: { resource: ResourceDef }) {
   const createPath = useCreatePath();
   const { total, isPending, error } = useGetList(resource.name, { pagination: { page: 1, perPage: 1 }, sort: resource.sort });
   const Icon = iconFor(resource.menu?.icon);
@@ -79,7 +86,7 @@ function Change({ entry }: { entry: RaRecord }) {
   );
 }
 
-function RecentChanges() {
+export function RecentChanges() {
   const createPath = useCreatePath();
   const { data, isPending } = useGetList(AUDIT_LOG, { pagination: { page: 1, perPage: RECENT_CHANGES }, sort: { field: 'at', order: 'DESC' } });
   return (
@@ -108,22 +115,31 @@ function RecentChanges() {
   );
 }
 
+/** Count cards of `groups`, a section each. */
+export function CountSections({ groups }: { groups: [string, ResourceDef[]][] }) {
+  return groups.map(([group, resources]) => (
+    <Section key={group} title={group}>
+      <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 160px), 1fr))' }}>
+        {resources.map((r) => (
+          <CountCard key={r.name} resource={r} />
+        ))}
+      </Box>
+    </Section>
+  ));
+}
+
 export function Dashboard() {
-  const { permissions } = usePermissions();
+  const { permissions, isPending } = usePermissions();
+  const home = homeOf(permissions);
+  if (isPending) return null;
+  // Another role's landing page is its area: sent there, in place of this page in the history.
+  if (home !== '/') return <Navigate to={home} replace />;
   const groups = dashboardGroups(permissions);
   const auditLog = registry.resources.find((r) => r.name === AUDIT_LOG);
   return (
     <Box sx={{ py: 2, px: { xs: 1, sm: 0 } }}>
       <Title title="Dashboard" />
-      {groups.map(([group, resources]) => (
-        <Section key={group} title={group}>
-          <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 160px), 1fr))' }}>
-            {resources.map((r) => (
-              <CountCard key={r.name} resource={r} />
-            ))}
-          </Box>
-        </Section>
-      ))}
+      <CountSections groups={groups} />
       {auditLog && allows(listAccess(auditLog), permissions) && <RecentChanges />}
     </Box>
   );

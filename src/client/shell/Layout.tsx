@@ -7,7 +7,9 @@ import type { ReactNode } from 'react';
 import { AppBar, Layout, TitlePortal, type AppBarProps } from 'react-admin';
 import { DialogHost } from '../dialogs/DialogHost.tsx';
 import { AccountMenu } from './AccountMenu.tsx';
+import { PasswordGate } from './ChoosePassword.tsx';
 import { GroupedMenu } from './Menu.tsx';
+import { AffiliateSender } from '../areas/AffiliateSender.tsx';
 
 function AppTitleBar(props: AppBarProps) {
   return (
@@ -18,12 +20,19 @@ function AppTitleBar(props: AppBarProps) {
 }
 
 export function AppLayout({ children }: { children: ReactNode }) {
-  // The host wraps the whole layout so the app bar (search, bell) can open dialogs too.
+  // The host wraps the whole layout so the app bar (search, bell) can open dialogs too. The gate stands
+  // before all of it: an account with a one-time password chooses its own first (ChoosePassword.tsx).
   return (
-    <DialogHost>
-      <Layout menu={GroupedMenu} appBar={AppTitleBar}>
-        {children}
-      </Layout>
-    </DialogHost>
+    <PasswordGate>
+      <DialogHost>
+        {/* The content may shrink below what its widest row asks: a wide list scrolls inside its own
+            table, never the page sideways (a 640 px window, or 200 % zoom, beside the open menu). */}
+        <Layout menu={GroupedMenu} appBar={AppTitleBar} sx={{ minWidth: 0, '& .RaLayout-appFrame, & .RaLayout-contentWithSidebar, & .RaLayout-content': { minWidth: 0 } }}>
+          {/* A referral link's kept code is sent once the account is known (areas/affiliate.ts). */}
+          <AffiliateSender />
+          {children}
+        </Layout>
+      </DialogHost>
+    </PasswordGate>
   );
 }

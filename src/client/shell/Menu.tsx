@@ -1,6 +1,9 @@
 /**
- * The side menu: resources grouped under their manifest's `menu.group`, in registry order, and the
- * admin-menu entries (the `adminMenus` resource: name, group, href) under their own group: merged
+ * The side menu: the role's home first (the admin's dashboard, or the role's area), the lists the role
+ * may use (areas/areas.ts `mayUse`: a seller is not offered the site's content it can only read)
+ * grouped under their manifest's `menu.group` in registry order, the hand-written screens it may open
+ * (areas/screens.ts) under theirs, and the admin-menu entries (the `adminMenus` resource: name,
+ * group, href) under their own group: merged
  * into a generated group of the same name, else in a group of their own after the generated ones.
  * An internal href ('/banners') navigates in the app; any other opens in a new tab. Entries are read
  * through the data provider, so react-admin's refresh after a dialog changes them reads them again.
@@ -10,12 +13,14 @@ import { Menu, useGetList, usePermissions, useResourceDefinitions, useSidebarSta
 import { registry } from '../../../resources/index.ts';
 import { allows, listAccess } from '../generate/access.ts';
 import { iconFor } from '../generate/icons.ts';
+import { mayUse } from '../areas/areas.ts';
+import { screensFor, type Screen } from '../areas/screens.ts';
 
 /** The resource whose records are extra menu entries. */
 export const ADMIN_MENUS = 'adminMenus';
 const ENTRIES_READ = { pagination: { page: 1, perPage: 100 }, sort: { field: 'group', order: 'ASC' as const } };
 
-type Item = { kind: 'resource'; name: string } | { kind: 'entry'; record: RaRecord };
+type Item = { kind: 'resource'; name: string } | { kind: 'entry'; record: RaRecord } | { kind: 'screen'; screen: Screen };
 
 /** An href of this app (a path), not another site's: '//host' is another site. */
 export const isInternal = (href: string) => href.startsWith('/') && !href.startsWith('//');
@@ -65,17 +70,27 @@ function EntryItem({ record, open }: { record: RaRecord; open: boolean }) {
 const LinkIcon = iconFor('Link');
 const ExternalIcon = iconFor('OpenInNew');
 
+function ScreenItem({ screen }: { screen: Screen }) {
+  const Icon = iconFor(screen.icon);
+  return <Menu.Item to={screen.path} primaryText={screen.title} leftIcon={<Icon />} />;
+}
+
 export function GroupedMenu() {
   const registered = useResourceDefinitions();
   const [open] = useSidebarState();
   const entries = useAdminMenuEntries();
+  const { permissions } = usePermissions();
+  const screens = screensFor(permissions);
+  const home = screens.find((s) => s.area);
   const groups = new Map<string, Item[]>();
   const add = (group: string, item: Item) => {
     const items = groups.get(group) ?? [];
     items.push(item);
     groups.set(group, items);
   };
-  for (const r of registry.resources) if (r.menu && registered[r.name]) add(r.menu.group, { kind: 'resource', name: r.name });
+  for (const r of registry.resources)
+    if (r.menu && registered[r.name] && mayUse(r, permissions)) add(r.menu.group, { kind: 'resource', name: r.name });
+  for (const screen of screens) if (screen.group) add(screen.group, { kind: 'screen', screen });
   for (const record of entries) {
     const href = text(record.href);
     if (!text(record.group) || !(isInternal(href) || isWeb(href))) continue;
@@ -86,7 +101,7 @@ export function GroupedMenu() {
   return (
     <Menu>
       {/* The landing page (counts per list, recent changes) comes first, as react-admin's own menu has it. */}
-      <Menu.DashboardItem />
+      {home ? <ScreenItem screen={home} /> : <Menu.DashboardItem />}
       {[...groups].map(([group, items]) => (
         <Box component="li" role="none" key={group} sx={{ listStyle: 'none' }}>
           {/* A collapsed sidebar shows icons only; a heading there would be cut off. The group's name is read from aria-label. */}
@@ -99,6 +114,8 @@ export function GroupedMenu() {
             {items.map((item) =>
               item.kind === 'resource' ? (
                 <Menu.ResourceItem key={item.name} name={item.name} />
+              ) : item.kind === 'screen' ? (
+                <ScreenItem key={item.screen.path} screen={item.screen} />
               ) : (
                 <EntryItem key={`entry-${item.record.id}`} record={item.record} open={open} />
               ),

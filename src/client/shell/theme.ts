@@ -30,6 +30,8 @@ function accessible(ring: string): RaThemeOptions['components'] {
     },
     // On the app bar's own colour the ring takes the bar's text colour, which is made to contrast with it.
     MuiAppBar: { styleOverrides: { root: { '& :focus-visible, & .Mui-focusVisible': { outlineColor: 'currentColor' } } } },
+    // Every spinner (react-admin's loading indicator, a list loading) is a progressbar: it needs a name.
+    MuiCircularProgress: { defaultProps: { 'aria-label': 'Loading' } },
   };
 }
 

@@ -1,12 +1,21 @@
-/** Sign-in and sign-out (`/api/auth/*`) and the session lookup every request goes through. */
+/**
+ * Sign-in and sign-out (`/api/auth/*`), choosing a new password (./password-change.ts), and the session
+ * lookup every request goes through, which also shuts out disabled accounts and holds an account with a
+ * one-time password to choosing a new one.
+ */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { issuesByField, type Registry } from '../../manifest/index.ts';
 import { badRequest, HttpError, VALIDATION_FAILED } from '../errors.ts';
 import { toRecord, type Db } from '../db/repository.ts';
+import { onEmailRecorded } from '../email/send.ts';
+import { DISABLED_MESSAGE, isDisabled, mustChangePassword } from './account-state.ts';
 import { signInLimiter } from './limiter.ts';
 import { verifyPassword } from './password.ts';
-import { createSession, endSession, SESSION_COOKIE, userOfSession } from './sessions.ts';
+import { CURRENT_USER_PATH, refuseUntilPasswordChanged, registerPasswordChange } from './password-change.ts';
+import { startSession } from './session-cookie.ts';
+import { endSession, SESSION_COOKIE, userOfSession } from './sessions.ts';
+import { watchAccountUpdates } from '../users/account-update.ts';
 
 /** The sign-in body; also what the API document (`src/server/openapi/`) says `POST /api/auth/login` takes. */
 export const credentials = z.strictObject({
@@ -19,8 +28,20 @@ export function registerAuth(app: FastifyInstance, db: Db, registry: Registry) {
   const limiter = signInLimiter();
 
   app.addHook('onRequest', async (request) => {
-    request.user = await userOfSession(db, request.cookies[SESSION_COOKIE]);
+    let user = await userOfSession(db, request.cookies[SESSION_COOKIE]);
+    // The session cache may hold the account as it was a few seconds ago; who it is now (a profile just
+    // saved) is read afresh. One query, for the one call the client makes to ask.
+    if (user && request.method === 'GET' && request.url.split('?')[0] === CURRENT_USER_PATH)
+      user = await db.selectFrom('users').selectAll().where('id', '=', user.id as string).executeTakeFirst();
+    // Disabling ends an account's sessions; one that another server node still holds cached is refused here.
+    request.user = isDisabled(user) ? undefined : user;
+    refuseUntilPasswordChanged(request);
   });
+  registerPasswordChange(app, db, registry);
+  watchAccountUpdates(app, db, registry);
+  // Emails are recorded outside the manifest's routes: the history's cached reads are dropped as they are.
+  const unwatch = onEmailRecorded((table) => app.readCache?.invalidate(table));
+  app.addHook('onClose', async () => unwatch());
 
   app.post('/api/auth/login', async (request, reply) => {
     const parsed = credentials.safeParse(request.body ?? {});
@@ -39,15 +60,11 @@ export function registerAuth(app: FastifyInstance, db: Db, registry: Registry) {
     if (!(await verifyPassword(parsed.data.password, user?.passwordHash as string | undefined)) || !user)
       throw new HttpError(401, 'Invalid email or password.');
     limiter.succeed(request.ip, email);
-    const { token, expires } = await createSession(db, user.id as string);
-    reply.setCookie(SESSION_COOKIE, token, {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: request.protocol === 'https',
-      expires,
-    });
-    return toRecord(users, user);
+    // Told only to whoever knows the password, so the state of an account is not a way to probe for it.
+    if (isDisabled(user)) throw new HttpError(403, DISABLED_MESSAGE);
+    await startSession(db, request, reply, user.id as string);
+    // The client shows "Choose a new password" before anything else when this is true.
+    return { ...toRecord(users, user), mustChangePassword: mustChangePassword(user) };
   });
 
   app.post('/api/auth/logout', async (request, reply) => {

@@ -53,3 +53,13 @@ export async function endSession(db: Db, token: string | undefined) {
   recent.delete(digest(token));
   await db.deleteFrom('sessions').where('id', '=', digest(token)).execute();
 }
+
+/**
+ * Ends every session of a user at once (an account replaced, disabled or given a new password): its
+ * next request answers 401. The cache is dropped too, so this node forgets them now; other nodes hold a
+ * cached session at most CACHE_MS.
+ */
+export async function endSessionsOf(db: Db, userId: string) {
+  for (const [id, hit] of recent) if (hit.user?.id === userId) recent.delete(id);
+  await db.deleteFrom('sessions').where('userId', '=', userId).execute();
+}

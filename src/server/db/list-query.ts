@@ -154,7 +154,10 @@ export function parseListQuery(r: ResourceDef, query: Record<string, unknown>, o
   let end = DEFAULT_PAGE - 1;
   if (options.paging === 'page') {
     const page = positiveInteger(query.page, 'page', 1);
-    const limit = positiveInteger(query.limit, 'limit', DEFAULT_LIMIT, MAX_PAGE);
+    // `pageSize` is the spec's name for it on some reads (`GET /email-history (page, pageSize)`).
+    const limit = query.limit === undefined && query.pageSize !== undefined
+      ? positiveInteger(query.pageSize, 'pageSize', DEFAULT_LIMIT, MAX_PAGE)
+      : positiveInteger(query.limit, 'limit', DEFAULT_LIMIT, MAX_PAGE);
     start = (page - 1) * limit;
     end = start + limit - 1;
     if (!Number.isSafeInteger(end)) throw badRequest(`'page' is too large.`);

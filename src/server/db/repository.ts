@@ -3,7 +3,7 @@
  * row-level writes. Values arriving here are already validated; the rules of writing (slugs, parents,
  * hashes) live in `writes.ts`.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { Embed, Registry, ResourceDef } from '../../manifest/index.ts';
 import type { ListQuery } from './list-query.ts';
 import type { ReadCache } from './read-cache.ts';
@@ -13,6 +13,8 @@ export type Row = Record<string, unknown>;
 export type Db = Kysely<any>;
 /** Exact matches a read adds to the list's own filters (a parent, a status). */
 export type Scope = Record<string, string | number>;
+/** Narrows a list's query further (to the rows the user reaches: `whereReachable` in ownership.ts). */
+export type Narrow = <QB extends SelectQueryBuilder<any, any, any>>(query: QB) => QB;
 
 /** A row as the API answers it: no secret columns, ever; booleans (stored 0/1) as JSON booleans. */
 export function toRecord(r: ResourceDef, row: Row | undefined): Row | undefined {
@@ -45,8 +47,8 @@ function likePattern(q: string) {
  * The two queries behind a list answer: the page and its count. Built apart from running them so the
  * query-plan test can EXPLAIN exactly what the server runs.
  */
-export function listQueries(db: Db, r: ResourceDef, query: ListQuery, scope?: Scope) {
-  let base = db.selectFrom(r.name);
+export function listQueries(db: Db, r: ResourceDef, query: ListQuery, scope?: Scope, narrow?: Narrow) {
+  let base = narrow ? narrow(db.selectFrom(r.name)) : db.selectFrom(r.name);
   const equals = { ...query.equals, ...scope };
   for (const [key, value] of Object.entries(equals))
     base = Array.isArray(value)
@@ -77,12 +79,12 @@ export function listQueries(db: Db, r: ResourceDef, query: ListQuery, scope?: Sc
   return {
     page: page.limit(query.end - query.start + 1).offset(query.start),
     count: base.select((eb) => eb.fn.countAll().as('total')),
-    filtered: Object.keys(equals).length > 0 || !!query.q || Object.keys(query.ranges ?? {}).length > 0,
+    filtered: !!narrow || Object.keys(equals).length > 0 || !!query.q || Object.keys(query.ranges ?? {}).length > 0,
   };
 }
 
-export async function list(db: Db, r: ResourceDef, query: ListQuery, scope?: Scope, cache?: ReadCache) {
-  const { page, count, filtered } = listQueries(db, r, query, scope);
+export async function list(db: Db, r: ResourceDef, query: ListQuery, scope?: Scope, cache?: ReadCache, narrow?: Narrow) {
+  const { page, count, filtered } = listQueries(db, r, query, scope, narrow);
   const total = async () => Number((await count.executeTakeFirstOrThrow()).total);
   // A whole table's count is the same for every page of it: counted once between writes.
   const [rows, n] = await Promise.all([

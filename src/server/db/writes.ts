@@ -2,7 +2,8 @@
  * Writing a resource's records: every write runs in one transaction that also checks what the
  * manifest implies (parents exist, slugs are unique, no children left behind on delete).
  */
-import { labelOf, type Registry, type ResourceDef } from '../../manifest/index.ts';
+import { labelOf, type FieldDef, type Registry, type ResourceDef } from '../../manifest/index.ts';
+import { computations } from '../../domain/computed.ts';
 import { RECYCLE_BIN } from '../../../resources/system.ts';
 import { slugify } from '../../domain/slug.ts';
 import { hashPassword } from '../auth/password.ts';
@@ -13,6 +14,7 @@ import { duplicateConflict, violatedField } from './unique.ts';
 import { countWhere, findBy, toRecord, toStoredBoolean, type Db, type Row } from './repository.ts';
 import { columnName, VERSION } from './tables.ts';
 import { getSetting } from '../settings/index.ts';
+import { findReachable, type Reach } from './ownership.ts';
 
 /**
  * A slug not yet taken: the spec's base-36 stamp, moved on while another record holds it.
@@ -26,6 +28,34 @@ async function freshSlug(trx: Db, r: ResourceDef, field: string, source: string,
   }
 }
 
+/**
+ * A computed field's value on a write (`computed: { by, from }`): made from the record as it will be,
+ * when it is created or one of its sources is sent; `undefined` when nothing it depends on changes.
+ * A sent value other than the one made (or the one stored) is refused. A unique computed value taken by
+ * another record gets the first free suffix ('R.D.M.BGD-2'); a stored one that still fits is kept.
+ */
+async function computedValue(trx: Db, r: ResourceDef, f: FieldDef, input: Row, current?: Row): Promise<{ value?: unknown; refused?: string }> {
+  const compute = computations[f.computed!.by];
+  if (!compute) throw new Error(`No computation named '${f.computed!.by}' (src/domain/computed.ts)`);
+  const touched = !current || f.computed!.from.some((from) => from in input);
+  const made = touched ? compute({ ...current, ...input }) : undefined;
+  const sent = input[f.name];
+  const expected = made ?? current?.[f.name];
+  if (sent !== undefined && sent !== null && sent !== '' && sent !== expected && sent !== current?.[f.name])
+    return { refused: `${labelOf(f)} is made by the server from ${f.computed!.from.join(', ')}: it must be '${String(expected)}'.` };
+  if (made === undefined || !f.unique) return { value: made };
+  const stored = current?.[f.name];
+  const fits = (v: unknown) => typeof v === 'string' && (v === made || new RegExp(`^${escapeRegExp(String(made))}-\\d+$`).test(v));
+  if (fits(stored)) return { value: stored };
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? made : `${String(made)}-${n}`;
+    const holder = await findBy(trx, r, f.name, candidate);
+    if (!holder || holder.id === current?.id) return { value: candidate };
+  }
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** What a write knows of the request beyond its body. */
 export interface WriteContext {
   /** The root URL of the host the request came to (`http://shop.example/`), for `whenEmpty: 'hostRoot'`. */
@@ -37,6 +67,8 @@ export interface WriteContext {
    * nothing is written and the update fails with a `StaleVersion` (412) carrying the current record.
    */
   ifMatch?: number;
+  /** The writer's reach (ownership.ts): an update of a row out of it fails as not found. */
+  reach?: Reach;
 }
 
 const nobody: Actor = { id: null, email: null, role: null };
@@ -76,6 +108,12 @@ async function toColumns(
         input = { ...input, [f.name]: context.hostRoot };
         given = context.hostRoot;
       }
+    }
+    if (f.computed) {
+      const made = await computedValue(trx, r, f, input, current);
+      if (made.refused) (errors[f.name] ??= []).push(made.refused);
+      else if (made.value !== undefined) values[f.name] = made.value;
+      continue;
     }
     if (f.kind === 'slug') {
       const wanted = typeof given === 'string' ? given.trim() : '';
@@ -171,7 +209,7 @@ export async function updateRecord(
   context: WriteContext = {},
 ) {
   return db.transaction().execute(async (trx) => {
-    const current = await findBy(trx, r, 'id', id);
+    const current = context.reach ? await findReachable(trx, registry, r, context.reach, 'id', id) : await findBy(trx, r, 'id', id);
     if (!current) throw notFound(`${r.label} not found.`);
     const seen = Number(current[VERSION] ?? 1);
     if (context.ifMatch !== undefined && context.ifMatch !== seen) throw new StaleVersion(toRecord(r, current)!, r);
@@ -206,6 +244,8 @@ export interface RemoveOptions {
   actor?: Actor;
   /** Called in the transaction after the row is deleted for good (not when it is recycled). */
   afterRemove?: (row: Row, trx: Db) => Promise<void>;
+  /** The remover's reach (ownership.ts): a row out of it fails as not found. */
+  reach?: Reach;
 }
 
 /**
@@ -230,7 +270,7 @@ async function blockingChildren(trx: Db, registry: Registry, r: ResourceDef, row
  */
 export async function removeRecord(db: Db, registry: Registry, r: ResourceDef, id: string, options: RemoveOptions = {}) {
   return db.transaction().execute(async (trx) => {
-    const current = await findBy(trx, r, 'id', id);
+    const current = options.reach ? await findReachable(trx, registry, r, options.reach, 'id', id) : await findBy(trx, r, 'id', id);
     if (!current) throw notFound(`${r.label} not found.`);
     const blocking = await blockingChildren(trx, registry, r, current);
     if (blocking.length)

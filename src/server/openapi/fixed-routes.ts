@@ -6,8 +6,11 @@
 import { ASSETS_PATH, FILE_TYPES, type Access } from '../../manifest/index.ts';
 import { credentials } from '../auth/routes.ts';
 import { SESSION_COOKIE, SESSION_DAYS } from '../auth/sessions.ts';
+import { newPassword, PASSWORD_PATH } from '../auth/password-change.ts';
+import { MUST_CHANGE_MESSAGE } from '../auth/account-state.ts';
 import { answer, jsonSchemaOf, refTo, rolesOf } from './schemas.ts';
 import type { Method, Operation } from './types.ts';
+import { frontRoutes } from '../front/docs.ts';
 
 /** Where the OpenAPI document is served. */
 export const OPENAPI_PATH = '/api/openapi.json';
@@ -68,6 +71,32 @@ export function fixedRoutes(): FixedRoute[] {
         tags: [AUTH_TAG],
         security: [],
         responses: { 204: { description: 'Signed out.' }, 403: answer('Forbidden') },
+      },
+    },
+    {
+      method: 'post',
+      path: PASSWORD_PATH,
+      operation: {
+        operationId: 'auth.password',
+        summary: 'Choose a new password',
+        description:
+          'Sets the signed-in account’s password (6 to 12 characters). An account signed in with a one-time password must ' +
+          `call this before anything else (every other call answers 403 '${MUST_CHANGE_MESSAGE}'); any other account gives ` +
+          '`currentPassword` too. Every session of the account ends and a new session cookie is set.',
+        tags: [AUTH_TAG],
+        security: session,
+        'x-roles': rolesOf('signedIn'),
+        requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(newPassword) } } },
+        responses: {
+          200: {
+            description: 'Changed; signed in afresh.',
+            headers: { 'Set-Cookie': { description: `The new session cookie \`${SESSION_COOKIE}\`.`, schema: { type: 'string' } } },
+            content: { 'application/json': { schema: refTo('users') } },
+          },
+          400: answer('BadRequest'),
+          401: answer('Unauthorized'),
+          403: answer('Forbidden'),
+        },
       },
     },
     {
@@ -133,5 +162,6 @@ export function fixedRoutes(): FixedRoute[] {
         },
       },
     },
+    ...frontRoutes(),
   ];
 }

@@ -21,11 +21,17 @@ import type { ReadCache } from '../db/read-cache.ts';
 import { actorOf } from '../db/audit.ts';
 import { createRecord, removeRecord, StaleVersion, updateRecord, type WriteContext } from '../db/writes.ts';
 import { etagOf, ifMatchOf } from './versions.ts';
+import { ownedInput, reachableRow, reachOf } from '../db/ownership.ts';
 import { afterRemove, callHandler, validBody, type AfterRemove, type Handlers } from './handlers.ts';
 
 /** What a write takes from the request besides its body. */
-export function writeContext(request: FastifyRequest): WriteContext {
-  return { hostRoot: `${request.protocol}://${request.host}/`, actor: actorOf(request), ifMatch: ifMatchOf(request) };
+export function writeContext(request: FastifyRequest, r?: ResourceDef): WriteContext {
+  return {
+    hostRoot: `${request.protocol}://${request.host}/`,
+    actor: actorOf(request),
+    ifMatch: ifMatchOf(request),
+    ...(r?.owner ? { reach: reachOf(r, request.user) } : {}),
+  };
 }
 
 
@@ -78,10 +84,18 @@ export function registerDialog(
   let handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
   switch (d.kind) {
     case 'create':
-      handler = (request) => createRecord(db, registry, r, storedBody(request), writeContext(request));
+      handler = async (request) => {
+        const body = await ownedInput(db, registry, r, request.user, storedBody(request), true);
+        return createRecord(db, registry, r, body, writeContext(request, r));
+      };
       break;
     case 'update':
-      handler = (request) => updateRecord(db, registry, r, id(request), storedBody(request), writeContext(request));
+      handler = async (request) => {
+        // Out of reach is a 404 before the body is judged: a 400 would tell the id exists.
+        if (r.owner) await reachableRow(db, registry, r, request.user, id(request));
+        const body = await ownedInput(db, registry, r, request.user, storedBody(request), false);
+        return updateRecord(db, registry, r, id(request), body, writeContext(request, r));
+      };
       break;
     case 'remove':
       handler = async (request) => {
@@ -89,6 +103,7 @@ export function registerDialog(
         const result = await removeRecord(db, registry, r, id(request), {
           recycle: d.recycle,
           actor: actorOf(request),
+          reach: r.owner ? reachOf(r, request.user) : undefined,
           afterRemove: hook && ((row, trx) => hook(row, trx, request)),
         });
         if (d.recycle) invalidate(RECYCLE_BIN);
@@ -98,8 +113,12 @@ export function registerDialog(
     case 'action': {
       const named = handlers[d.handler];
       if (!named) throw new Error(`Dialog ${type}: no server handler named '${d.handler}'`);
-      handler = (request, reply) =>
-        callHandler(named, { db, registry, resource: r, invalidate }, request, reply, storedBody(request));
+      // An action on one record of an owned resource: out of the caller's reach is a 404 first.
+      const ownedRecord = !!r.owner && parseCall(d.call).params.includes('id');
+      handler = async (request, reply) => {
+        if (ownedRecord) await reachableRow(db, registry, r, request.user, id(request));
+        return callHandler(named, { db, registry, resource: r, invalidate }, request, reply, storedBody(request));
+      };
       break;
     }
   }

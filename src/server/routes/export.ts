@@ -13,7 +13,7 @@ import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { ResourceDef } from '../../manifest/index.ts';
 import type { ListQuery } from '../db/list-query.ts';
-import { listQueries, toRecord, type Db, type Scope } from '../db/repository.ts';
+import { listQueries, toRecord, type Db, type Narrow, type Scope } from '../db/repository.ts';
 import { badRequest } from '../errors.ts';
 import { csvLine, UTF8_BOM } from './csv.ts';
 
@@ -44,12 +44,12 @@ export function csvColumns(r: ResourceDef): string[] {
  * The CSV text of every row the query selects, in its sort, as chunks: the header first, then one
  * chunk per page read. Lazy: each page is read when the chunk before it has been taken.
  */
-export async function* csvChunks(db: Db, r: ResourceDef, query: ListQuery, scope?: Scope): AsyncGenerator<string> {
+export async function* csvChunks(db: Db, r: ResourceDef, query: ListQuery, scope?: Scope, narrow?: Narrow): AsyncGenerator<string> {
   const columns = csvColumns(r);
   yield UTF8_BOM + csvLine(columns);
   for (let start = 0; ; start += EXPORT_PAGE) {
     // The list's own queries (same filters, search, order and tie-break), one page further each time.
-    const { page } = listQueries(db, r, { ...query, start, end: start + EXPORT_PAGE - 1 }, scope);
+    const { page } = listQueries(db, r, { ...query, start, end: start + EXPORT_PAGE - 1 }, scope, narrow);
     const rows = await page.execute();
     if (rows.length)
       yield rows

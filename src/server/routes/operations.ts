@@ -9,6 +9,7 @@ import type { Db } from '../db/repository.ts';
 import type { ReadCache } from '../db/read-cache.ts';
 import { answer } from './dialogs.ts';
 import { callHandler, validBody, type Handlers } from './handlers.ts';
+import { reachableRow } from '../db/ownership.ts';
 
 export function registerOperation(
   app: FastifyInstance,
@@ -22,14 +23,24 @@ export function registerOperation(
 ) {
   const named = handlers[op.handler];
   if (!named) throw new Error(`Operation ${r.name}.${name}: no server handler named '${op.handler}'`);
-  const { method, path } = parseCall(op.call);
+  const { method, path, params } = parseCall(op.call);
+  // An operation on one record of an owned resource: a record out of the caller's reach is a 404
+  // before the handler runs (handlers that load the row use `reachableRow` themselves too).
+  const ownedRecord = !!r.owner && params.includes('id');
   const invalidate = (table: string) => cache.invalidate(table);
-  const route = (scope: FastifyInstance) =>
+  const url = routerPath(urlOf(path));
+  // As for reads: a call the spec writes with a trailing slash (`GET /agents/public/`) answers without it too.
+  const alias = url.length > 1 && url.endsWith('/') ? url.slice(0, -1) : undefined;
+  const route = (scope: FastifyInstance) => {
+    for (const at of alias && !scope.hasRoute({ method, url: alias }) ? [url, alias] : [url]) register(scope, at);
+  };
+  const register = (scope: FastifyInstance, at: string) =>
     scope.route({
       method,
-      url: routerPath(urlOf(path)),
+      url: at,
       preHandler: guard(op.access ?? r.access.write),
       handler: async (request, reply) => {
+        if (ownedRecord) await reachableRow(db, registry, r, request.user, (request.params as { id?: string }).id);
         const body = op.body ? validBody(op.body, request.body) : {};
         let result: unknown;
         try {

@@ -6,6 +6,7 @@
  * is read fresh.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { SelectQueryBuilder } from 'kysely';
 import {
   parseCall,
   urlOf,
@@ -18,7 +19,8 @@ import {
   type ResourceDef,
 } from '../../manifest/index.ts';
 import { guard } from '../auth/guard.ts';
-import { embed, embeddedTables, findBy, list, listQueries, toRecord, type Db, type Row, type Scope } from '../db/repository.ts';
+import { embed, embeddedTables, findBy, list, listQueries, toRecord, type Db, type Narrow, type Row, type Scope } from '../db/repository.ts';
+import { ACCOUNTS, findReachable, reachOf, reachTables, whereReachable, type Reach } from '../db/ownership.ts';
 import { parseListQuery, storedValue, type ListQuery } from '../db/list-query.ts';
 import type { ReadCache } from '../db/read-cache.ts';
 import { notFound } from '../errors.ts';
@@ -70,13 +72,23 @@ export function registerRead(
     case 'one':
       return registerOne(get, url, db, registry, r, read, cache);
     case 'grouped':
-      return registerGrouped(get, url, db, r, read, cache);
+      return registerGrouped(get, url, db, registry, r, read, cache);
     case 'list':
       return registerList(get, url, db, registry, r, read, cache);
   }
 }
 
 type Get = (handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) => void;
+
+/**
+ * What ownership asks of a read by this request's user: its reach, the narrowing of a list query (none
+ * when every row is reached), and the tables the reach reads (a team is read from `users`).
+ */
+function ownershipOf(registry: Registry, r: ResourceDef, request: FastifyRequest) {
+  const reach: Reach = reachOf(r, request.user);
+  const narrow: Narrow | undefined = reach.kind === 'all' ? undefined : (query) => whereReachable(registry, r, reach, query);
+  return { reach, narrow, tables: reachTables(registry, r, reach) };
+}
 
 function registerOne(get: Get, url: string, db: Db, registry: Registry, r: ResourceDef, read: OneRead, cache: ReadCache) {
   const by = read.by ?? 'id';
@@ -85,8 +97,10 @@ function registerOne(get: Get, url: string, db: Db, registry: Registry, r: Resou
     // A fixed value (`/site-settings/delivery-time-notice`), else the path's one parameter; as stored,
     // so `/countries/7` and `/countries/07` share an entry (and a malformed one is a 400, never kept).
     const value = storedValue(fieldOf(r, by), read.value ?? Object.values(request.params as Params)[0], by);
-    const answer = await cache.get(`one ${url} ${typeof value} ${value}`, tables, async (): Promise<Answer> => {
-      const row = toRecord(r, await findBy(db, r, by, value));
+    // Another owner's record is answered as one that does not exist.
+    const owned = ownershipOf(registry, r, request);
+    const answer = await cache.get(`one ${url} ${typeof value} ${value} ${owned.reach.key}`, [...tables, ...owned.tables], async (): Promise<Answer> => {
+      const row = toRecord(r, await findReachable(db, registry, r, owned.reach, by, value));
       if (!row) throw notFound(`${r.label} not found.`);
       const body = JSON.stringify(read.embed ? (await embed(db, registry, r, [row], read.embed))[0] : row);
       // The version an update dialog sends back as If-Match.
@@ -96,13 +110,13 @@ function registerOne(get: Get, url: string, db: Db, registry: Registry, r: Resou
   });
 }
 
-function registerGrouped(get: Get, url: string, db: Db, r: ResourceDef, read: GroupedRead, cache: ReadCache) {
+function registerGrouped(get: Get, url: string, db: Db, registry: Registry, r: ResourceDef, read: GroupedRead, cache: ReadCache) {
   const query: ListQuery = { sort: r.sort, start: 0, end: MAX_GROUPED - 1, equals: {} };
-  // The query is fixed: every request of this read is the same one.
-  const key = `grouped ${url}`;
-  get(async (_request, reply) => {
-    const answer = await cache.get(key, [r.name], async (): Promise<Answer> => {
-      const rows = (await listQueries(db, r, query).page.execute()).map((row) => toRecord(r, row)!);
+  get(async (request, reply) => {
+    // The query is fixed: every request of this read by users of one reach is the same one.
+    const owned = ownershipOf(registry, r, request);
+    const answer = await cache.get(`grouped ${url} ${owned.reach.key}`, [r.name, ...owned.tables], async (): Promise<Answer> => {
+      const rows = (await listQueries(db, r, query, undefined, owned.narrow).page.execute()).map((row) => toRecord(r, row)!);
       const groups: Record<string, Row[]> = {};
       for (const row of rows) (groups[String(row[read.by] ?? '')] ??= []).push(row);
       return { body: JSON.stringify(groups) };
@@ -146,7 +160,7 @@ function registerList(get: Get, url: string, db: Db, registry: Registry, r: Reso
 
   /** The scope the value names: the field's own value, or the parent's (looked up when matched by another field). */
   async function scopeOf(value: string | number | undefined): Promise<Scope | undefined> {
-    if (value === undefined || !read.scope) return undefined;
+    if (value === undefined || !read.scope || read.scope.through) return undefined;
     const { field, match = 'id' } = read.scope;
     if (!scopeParent) return { [field]: value };
     // What the reference holds: the parent's id, or the field named by `referenceBy`.
@@ -157,14 +171,28 @@ function registerList(get: Get, url: string, db: Db, registry: Registry, r: Reso
     return { [field]: parent[held] as string };
   }
 
+  /** A scope `through` an account: the rows whose account's `through` field holds the value. */
+  function throughOf(value: string | number | undefined): Narrow | undefined {
+    const through = read.scope?.through;
+    if (!through || value === undefined) return undefined;
+    const column = `${r.name}.${read.scope!.field}`;
+    return <QB extends SelectQueryBuilder<any, any, any>>(query: QB) =>
+      query.where(column, 'in', db.selectFrom(ACCOUNTS).select(`${ACCOUNTS}.id`).where(`${ACCOUNTS}.${through}`, '=', value)) as QB;
+  }
+
   get(async (request, reply) => {
     // Parsed before the cache: a malformed query is a 400 (never kept), and the key is the query run.
     const parsed = parseListQuery(r, request.query as Record<string, unknown>, { paging });
     const scopeValue = scopeValueOf(request);
+    const reached = ownershipOf(registry, r, request);
+    const through = throughOf(scopeValue);
+    const narrow: Narrow | undefined = through && reached.narrow ? (query) => through(reached.narrow!(query)) : (through ?? reached.narrow);
+    const owned = { ...reached, narrow };
     // `?format=csv`: every row this query selects, streamed (export.ts); never cached.
-    if (wantsCsv(request.query as Record<string, unknown>)) return sendCsv(reply, r, csvChunks(db, r, parsed, await scopeOf(scopeValue)));
-    const answer = await cache.get(listKey(url, parsed, scopeValue), tables, async (): Promise<Answer> => {
-      const { rows, total } = await list(db, r, parsed, await scopeOf(scopeValue), cache);
+    if (wantsCsv(request.query as Record<string, unknown>)) return sendCsv(reply, r, csvChunks(db, r, parsed, await scopeOf(scopeValue), owned.narrow));
+    const key = `${listKey(url, parsed, scopeValue)} ${owned.reach.key}`;
+    const answer = await cache.get(key, owned.tables.length ? [...tables, ...owned.tables] : tables, async (): Promise<Answer> => {
+      const { rows, total } = await list(db, r, parsed, await scopeOf(scopeValue), cache, owned.narrow);
       const last = rows.length ? parsed.start + rows.length - 1 : parsed.start;
       const data = read.embed ? await embed(db, registry, r, rows, read.embed) : rows;
       const limit = parsed.end - parsed.start + 1;

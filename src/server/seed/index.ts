@@ -10,6 +10,9 @@ import { newId } from '../db/id.ts';
 import type { Db } from '../db/repository.ts';
 import { departments, subChildKinds, subKinds } from './category-tree.ts';
 import { seedContent, seedCountries } from './content.ts';
+import { seedAccountStates } from './account-states.ts';
+import { seedPeople } from './people.ts';
+import { seedProducts } from './products.ts';
 
 export const DEMO_PASSWORD = 'demo1234';
 export const demoEmail = (role: string) => `${role}@demo.test`;
@@ -47,6 +50,8 @@ export async function seedIfEmpty(db: Db, registry: Registry, options: SeedOptio
       )
       .execute();
     await seedCountries(trx, registry, stamp);
+    await seedPeople(trx, registry, { stamp, passwordHash, catalogue: options.catalogue !== false });
+    await seedAccountStates(trx);
     if (options.catalogue === false) return;
     await seedContent(trx, registry, stamp);
     registry.resource('subChildCategories'); // the tree's tables must all be declared
@@ -72,6 +77,8 @@ export async function seedIfEmpty(db: Db, registry: Registry, options: SeedOptio
     }
     for (const [table, values] of Object.entries(rows))
       for (let i = 0; i < values.length; i += 200) await trx.insertInto(table).values(values.slice(i, i + 200)).execute();
+    // Products need the tree and the sellers (seedPeople), both in by now.
+    await seedProducts(trx, registry, stamp);
   });
   return true;
 }

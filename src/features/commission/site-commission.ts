@@ -1,0 +1,64 @@
+/**
+ * The site commission (spec §7 `GET /site-commissions/`, `PATCH /site-commissions/`): one record of the
+ * five percentages every new product starts with. Until an admin saves it, the built-in percentages
+ * (defaults.ts) stand in, so a database seeded before products existed works as it is.
+ */
+import { COMMISSION_FIELDS, type CommissionField } from '../../domain/commission.ts';
+import type { Registry } from '../../manifest/index.ts';
+import type { HandlerContext } from '../../server/routes/handlers.ts';
+import { writeContext } from '../../server/routes/dialogs.ts';
+import { findBy, toRecord, type Db, type Row } from '../../server/db/repository.ts';
+import { createRecord, updateRecord } from '../../server/db/writes.ts';
+import { SITE_COMMISSION_NAME } from '../../../resources/products.ts';
+import { DEFAULT_SITE_COMMISSION } from './defaults.ts';
+
+export const SITE_COMMISSIONS = 'siteCommissions';
+
+/** The record as answered: its name and five percentages (the reject message is never kept on it). */
+function answered(row: Row): Row {
+  const { message: _message, ...rest } = row;
+  return rest;
+}
+
+/** The site commission record, or the built-in percentages while none was saved. */
+export async function currentSiteCommission(db: Db, registry: Registry): Promise<Row> {
+  const r = registry.resource(SITE_COMMISSIONS);
+  const row = toRecord(r, await findBy(db, r, 'name', SITE_COMMISSION_NAME));
+  return row ? answered(row) : { name: SITE_COMMISSION_NAME, ...DEFAULT_SITE_COMMISSION };
+}
+
+/** The five percentages a product created now starts with. */
+export async function sitePercentages(db: Db, registry: Registry): Promise<Record<CommissionField, number>> {
+  const current = await currentSiteCommission(db, registry);
+  const out = {} as Record<CommissionField, number>;
+  for (const field of COMMISSION_FIELDS) {
+    const value = Number(current[field]);
+    // A stored value is one the field's rule took; a missing one falls back to the built-in.
+    out[field] = Number.isFinite(value) ? value : DEFAULT_SITE_COMMISSION[field];
+  }
+  return out;
+}
+
+/** `GET /site-commissions/`. */
+export async function readSiteCommission({ db, registry }: HandlerContext): Promise<Row> {
+  return currentSiteCommission(db, registry);
+}
+
+/**
+ * `PATCH /site-commissions/` (the body's five percentages, validated by their rules): updates the record,
+ * or makes it on the first save. Two first saves at once: the unique name lets one make it, and the
+ * other then updates it.
+ */
+export async function saveSiteCommission({ db, registry, resource, request, body }: HandlerContext): Promise<Row> {
+  const context = writeContext(request, resource);
+  for (let attempt = 1; ; attempt++) {
+    const row = await findBy(db, resource, 'name', SITE_COMMISSION_NAME);
+    if (row) return answered(await updateRecord(db, registry, resource, String(row.id), body, context));
+    try {
+      return answered(await createRecord(db, registry, resource, { ...body, name: SITE_COMMISSION_NAME }, context));
+    } catch (error) {
+      // Another save made the record first (its check or the unique index said so): update that one.
+      if (attempt > 1 || !(await findBy(db, resource, 'name', SITE_COMMISSION_NAME))) throw error;
+    }
+  }
+}

@@ -1,0 +1,19 @@
+/**
+ * Agents, dealers, sellers and their documents: the handlers resources/accounts.ts names. Importing this
+ * module registers them (app.ts imports it before the manifest's routes are made).
+ */
+import { registerHandlers } from '../routes/handlers.ts';
+import { createAgentWithAccount, publicAgent, updateAgentWithAccount } from './agents.ts';
+import { documentsOfAgent, documentsOfDealer, resubmitDocument } from './documents.ts';
+import { replaceAgent, replaceDealer } from './replace.ts';
+
+registerHandlers({
+  createAgentWithAccount,
+  updateAgentWithAccount,
+  publicAgent,
+  documentsOfAgent,
+  documentsOfDealer,
+  resubmitDocument,
+  replaceAgent,
+  replaceDealer,
+});

@@ -1,0 +1,14 @@
+/**
+ * The storefront's and referrals' server parts. Importing this module registers the named handlers of
+ * resources/referrals.ts (so app.ts imports it before the manifest routes); `registerFrontRoutes` adds
+ * the routes no manifest declares (the public sliders).
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Registry } from '../../manifest/index.ts';
+import type { Db } from '../db/repository.ts';
+import './referrals.ts';
+import { registerSliders } from './sliders.ts';
+
+export function registerFrontRoutes(app: FastifyInstance, db: Db, registry: Registry) {
+  registerSliders(app, db, registry);
+}
