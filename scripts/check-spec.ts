@@ -4,12 +4,20 @@
  * `--json` prints the report as JSON; `--verbose` lists the missing names.
  */
 import { registry } from '../resources/index.ts';
+import { API_BASE } from '../src/manifest/index.ts';
+import { SLIDER_LOAD_ERRORS } from '../src/domain/sliders.ts';
+import { fixedRoutes } from '../src/server/openapi/fixed-routes.ts';
 import { catalogue } from './spec/catalogue.ts';
 import { KINDS, checkSpec } from './spec/check.ts';
 import { formatReport } from './spec/format.ts';
 
 const args = new Set(process.argv.slice(2));
-const report = checkSpec(registry, catalogue);
+// The hand-written routes, as the OpenAPI document describes them (its test fails on an undescribed one).
+const calls = fixedRoutes().map(({ method, path }) => ({
+  call: `${method.toUpperCase()} ${path.startsWith(API_BASE + '/') ? path.slice(API_BASE.length) : path}`,
+  owner: 'hand-written',
+}));
+const report = checkSpec(registry, catalogue, { calls, texts: Object.values(SLIDER_LOAD_ERRORS) });
 const missing = KINDS.reduce((n, k) => n + report[k].missing.length, 0);
 
 if (args.has('--json')) console.log(JSON.stringify(report, null, 2));

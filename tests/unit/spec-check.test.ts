@@ -305,3 +305,26 @@ describe('the check-spec command', () => {
     expect(outcome).toBe(missing ? 1 : 0);
   }, 30_000);
 });
+
+describe('hand-written parts', () => {
+  it('counts a hand-written route and a hand-written text as declared, and nothing without them', () => {
+    const bare = checkSpec(registry, catalogue);
+    expect(bare.endpoints.missing).toContain('GET /api/front/sliders');
+    expect(bare.errors.missing).toContain('Failed to load agent data');
+    const withThem = checkSpec(registry, catalogue, {
+      calls: [{ call: 'GET /api/front/sliders', owner: 'hand-written' }],
+      texts: ['Failed to load agent data'],
+    });
+    expect(withThem.endpoints.declared).toContain('GET /api/front/sliders');
+    expect(withThem.errors.declared).toContain('Failed to load agent data');
+    expect(withThem.mismatches).toEqual(bare.mismatches);
+  });
+
+  it('the script counts the OpenAPI document’s fixed routes and the sliders’ load errors', async () => {
+    const { stdout } = await promisify(execFile)('npx', ['tsx', 'scripts/check-spec.ts', '--json'], { cwd: process.cwd() });
+    const report = JSON.parse(stdout) as SpecReport;
+    expect(report.endpoints.declared).toContain('GET /api/front/sliders');
+    for (const text of ['Failed to load admin data', 'Failed to load agent data', 'Failed to load dealer data', 'Failed to load seller data'])
+      expect(report.errors.declared).toContain(text);
+  });
+});
