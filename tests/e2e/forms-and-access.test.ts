@@ -79,6 +79,8 @@ describe.skipIf(!hasChromium)('forms and access in the browser', () => {
 
   it('a seller: no reorder buttons, "Access denied" on an admin screen, "Not Found" elsewhere, under the app name', async () => {
     const page = await pageAs('seller@demo.test');
+    // Signing in lands the seller in its area: wait for that first, or the landing would overtake the address below.
+    await expect.poll(() => page.locator('#react-admin-title').textContent()).toBe('Seller area');
     // Site content a seller only reads is not in its menu (areas/areas.ts), but opens by its address.
     expect(await page.getByRole('menuitem', { name: 'Home sections' }).count()).toBe(0);
     await page.evaluate(() => (location.hash = '#/homeSections'));
