@@ -42,7 +42,8 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'api', include: ['tests/api/**/*.test.ts'], environment: 'node', testTimeout: 30_000 },
+        // A PostgreSQL test server (schema, migration, seed) takes seconds on loaded cores: hooks get 2 min.
+        test: { name: 'api', include: ['tests/api/**/*.test.ts'], environment: 'node', testTimeout: 30_000, hookTimeout: 120_000 },
       },
       {
         extends: true,

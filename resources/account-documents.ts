@@ -75,7 +75,6 @@ interface DocumentsOf {
   readers?: readonly Role[];
   /** Reads besides the list at `base`. */
   reads?: Record<string, ReadDef>;
-  menuIcon: string;
 }
 
 function documentsOf(d: DocumentsOf) {
@@ -87,7 +86,7 @@ function documentsOf(d: DocumentsOf) {
     title: 'kind',
     access: { read: ['admin', d.role, ...(d.readers ?? [])], write: ['admin', d.role] },
     owner: { field: 'userId', roles: d.owner },
-    menu: { group: 'People', icon: d.menuIcon },
+    menu: { group: 'People', icon: 'Description' },
     fields: fields(),
     sort: { field: 'id', order: 'DESC' },
     reads: { list: read.list(`GET ${d.base}`), ...d.reads },
@@ -141,7 +140,6 @@ export const sellerDocuments = documentsOf({
     // Spec §7: the record an update form opens with.
     forUpdate: read.one('GET /sellers/documents/{id}/update'),
   },
-  menuIcon: 'Description',
 });
 
 export const dealerDocuments = documentsOf({
@@ -150,7 +148,6 @@ export const dealerDocuments = documentsOf({
   who: 'Dealer',
   base: '/dealers/documents',
   owner: { admin: 'all', dealer: 'own' },
-  menuIcon: 'Description',
 });
 
 export const agentDocuments = documentsOf({
@@ -159,5 +156,4 @@ export const agentDocuments = documentsOf({
   who: 'Agent',
   base: '/agents/documents',
   owner: { admin: 'all', agent: 'own' },
-  menuIcon: 'Description',
 });

@@ -15,6 +15,7 @@ import { startTestServer, type TestServer } from '../support/server.ts';
 import { demoEmail, DEMO_PASSWORD } from '../../src/server/seed/index.ts';
 import { hasChromium, launch } from './support/browser.ts';
 import { firstRecordIds } from './support/records.ts';
+import { signIn } from './support/admin.ts';
 import { axeFindings, describeFindings, type Finding } from './support/axe.ts';
 
 const SCHEMES = ['light', 'dark'] as const;
@@ -89,11 +90,7 @@ describe.skipIf(!hasChromium)('no axe-core violation on any screen or dialog', (
     const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     page.setDefaultTimeout(20_000);
-    await page.goto(server.url);
-    await page.locator('input[name="username"]').fill(demoEmail(role));
-    await page.locator('input[name="password"]').fill(DEMO_PASSWORD);
-    await page.getByRole('button', { name: /sign in/i }).click();
-    await page.locator('#react-admin-title').waitFor();
+    await signIn(page, server.url, demoEmail(role), DEMO_PASSWORD);
     for (const screen of screensFor(role)) {
       await showScreen(page, screen);
       findings.push(...(await axeFindings(page, `${screen.title} as ${role} (${scheme})`)));

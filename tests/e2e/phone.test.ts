@@ -17,6 +17,7 @@ import { demoEmail, DEMO_PASSWORD } from '../../src/server/seed/index.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { hasChromium, launch } from './support/browser.ts';
 import { firstRecordIds } from './support/records.ts';
+import { signIn } from './support/admin.ts';
 
 const PHONE = { width: 390, height: 844 };
 const lists = registry.resources.filter((r) => r.reads.list?.kind === 'list' && allows(listAccess(r), 'admin'));
@@ -123,11 +124,7 @@ describe.skipIf(!hasChromium)('phones: every list and a dialog on it fit a 390 p
       const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
       const page = await context.newPage();
       page.setDefaultTimeout(20_000);
-      await page.goto(server.url);
-      await page.locator('input[name="username"]').fill(demoEmail(role));
-      await page.locator('input[name="password"]').fill(DEMO_PASSWORD);
-      await page.getByRole('button', { name: /sign in/i }).click();
-      await page.locator('#react-admin-title').waitFor();
+      await signIn(page, server.url, demoEmail(role), DEMO_PASSWORD);
       for (const screen of screensFor(role)) {
         await page.evaluate((hash) => (location.hash = hash), `#${screen.path}`);
         await expect.poll(() => page.locator('#react-admin-title').textContent()).toBe(screen.title);

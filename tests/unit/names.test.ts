@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentIdOf, uniqueAgentId } from '../../src/domain/names.ts';
+import { agentIdOf, firstFreeId } from '../../src/domain/names.ts';
 
 describe('agentIdOf (§3 "generated from name, city, district, country" by §9\'s display-name helper)', () => {
   it('joins the initials of name, city and district and the alpha-3 country code with dots', () => {
@@ -44,11 +44,11 @@ describe('agentIdOf (§3 "generated from name, city, district, country" by §9\'
   });
 });
 
-describe('uniqueAgentId', () => {
+describe('firstFreeId', () => {
   it('keeps a free id and numbers a taken one', () => {
-    expect(uniqueAgentId('R.D.M.BGD', [])).toBe('R.D.M.BGD');
-    expect(uniqueAgentId('R.D.M.BGD', ['J.A.T.USA'])).toBe('R.D.M.BGD');
-    expect(uniqueAgentId('R.D.M.BGD', ['R.D.M.BGD'])).toBe('R.D.M.BGD-2');
-    expect(uniqueAgentId('R.D.M.BGD', new Set(['R.D.M.BGD', 'R.D.M.BGD-2', 'R.D.M.BGD-4']))).toBe('R.D.M.BGD-3');
+    expect(firstFreeId('R.D.M.BGD', [])).toBe('R.D.M.BGD');
+    expect(firstFreeId('R.D.M.BGD', ['J.A.T.USA'])).toBe('R.D.M.BGD');
+    expect(firstFreeId('R.D.M.BGD', ['R.D.M.BGD'])).toBe('R.D.M.BGD-2');
+    expect(firstFreeId('R.D.M.BGD', new Set(['R.D.M.BGD', 'R.D.M.BGD-2', 'R.D.M.BGD-4']))).toBe('R.D.M.BGD-3');
   });
 });

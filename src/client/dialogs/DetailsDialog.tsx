@@ -6,7 +6,6 @@
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import { CircularProgress, DialogContent, Stack } from '@mui/material';
 import { Labeled, RecordContextProvider, ResourceContextProvider, usePermissions } from 'react-admin';
-import { registry } from '../../../resources/index.ts';
 import { readsReference } from '../generate/access.ts';
 import { labelOf, type DetailsDialog, type DetailsView, type FieldDef } from '../../manifest/index.ts';
 import { fieldDisplay } from '../generate/columns.tsx';
@@ -41,7 +40,7 @@ function FieldList({ resource, dialog, onClose }: Pick<DialogBodyProps<DetailsDi
   // No reference to records the role may not read: it would only fetch a refusal (an owner's account).
   const shown = dialog.show
     .map((name) => (name === 'id' ? ID_FIELD : resource.fields.find((f) => f.name === name)!))
-    .filter((f) => permissions === undefined || readsReference(f, permissions, (name) => registry.resource(name)));
+    .filter((f) => readsReference(f, permissions));
   return (
     <>
       <DialogContent>

@@ -2,6 +2,7 @@
 import type { Access, DialogDef, DialogKind, ResourceDef } from '../../manifest/index.ts';
 
 import { allows, dialogAccess } from '../../manifest/index.ts';
+import { registry } from '../../../resources/index.ts';
 
 export { allows, dialogAccess };
 
@@ -12,11 +13,12 @@ export function listAccess(resource: ResourceDef): Access {
 }
 
 /**
- * Whether `role` may read the records a reference field points at: a column or filter of a reference
- * the role cannot read would only fetch a refusal (a seller's products name their seller's account).
+ * Whether `role` may read the records a reference field points at: a column, filter or details line of
+ * a reference the role cannot read would only fetch a refusal (a seller's products name their seller's
+ * account). An unknown role (`undefined`: permissions not loaded, no auth provider) is not judged.
  */
-export function readsReference(f: { kind: string; reference?: string }, role: unknown, find: (name: string) => ResourceDef): boolean {
-  return f.kind !== 'reference' || allows(listAccess(find(f.reference!)), role);
+export function readsReference(f: { kind: string; reference?: string }, role: unknown): boolean {
+  return role === undefined || f.kind !== 'reference' || allows(listAccess(registry.resource(f.reference!)), role);
 }
 
 /** The first dialog of `kind` the resource declares that `role` may open, as `[type, dialog]`. */

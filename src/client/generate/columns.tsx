@@ -97,8 +97,7 @@ export const HIDDEN_BY_DEFAULT: readonly string[] = TIMESTAMP_FIELDS.map((f) => 
 
 /** The list columns of a resource: its `list: true` fields, in order, then the timestamps (`HIDDEN_BY_DEFAULT`). */
 export function listColumns(resource: ResourceDef, { sortable = true, replace, role }: ColumnOptions = {}): ReactElement[] {
-  const readable = (f: FieldDef) => role === undefined || readsReference(f, role, (name) => registry.resource(name));
-  return [...resource.fields.filter((f) => f.list && readable(f)), ...TIMESTAMP_FIELDS]
+  return [...resource.fields.filter((f) => f.list && readsReference(f, role)), ...TIMESTAMP_FIELDS]
     .map((f) => replace?.(f) ?? fieldDisplay(resource, f, sortable && isSortable(f)))
     .filter((c): c is ReactElement => c !== null);
 }

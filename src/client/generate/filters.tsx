@@ -78,8 +78,7 @@ export function listFilters(resource: ResourceDef, role?: unknown): ReactElement
   const offered = listOptions(resource, registry);
   if (offered.search.length) filters.push(<SearchInput key="q" source="q" alwaysOn />);
   // No picker of records the role may not read (it would only fetch a refusal).
-  const readable = (f: FieldDef) => role === undefined || readsReference(f, role, (name) => registry.resource(name));
-  for (const f of resource.fields) if (offered.filters.includes(f.name) && readable(f)) filters.push(exactFilter(f));
+  for (const f of resource.fields) if (offered.filters.includes(f.name) && readsReference(f, role)) filters.push(exactFilter(f));
   for (const f of listFields(resource)) if (offered.ranges.includes(f.name)) filters.push(...rangeFilters(f));
   return filters;
 }

@@ -72,8 +72,8 @@ export async function createProduct({ db, registry, resource, request, reply, bo
  * give. The server recomputes both prices and refuses a `price` that differs by even a cent (400 under
  * `price`, with the expected value), or a `sellerprice` other than the product's. Approves on success.
  */
-export async function approveCommission({ db, registry, resource, request, params, body }: HandlerContext): Promise<Row> {
-  const stored = await reachableRow(db, registry, resource, request.user, params.id);
+export async function approveCommission({ db, registry, resource, request, params, body, record }: HandlerContext): Promise<Row> {
+  const stored = record ?? (await reachableRow(db, registry, resource, request.user, params.id));
   const decided = approvalOf(body, stored);
   if (!decided.ok) throw badRequest(decided.message, decided.errors);
   return updateRecord(db, registry, resource, params.id, decided.values, writeContext(request, resource));

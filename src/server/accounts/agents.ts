@@ -15,7 +15,6 @@ import { badRequest, notFound, VALIDATION_FAILED } from '../errors.ts';
 import { writeContext } from '../routes/dialogs.ts';
 import type { Handler } from '../routes/handlers.ts';
 import { newInviteCode } from './invite-code.ts';
-import { joined } from './joined.ts';
 
 /** What the public agent lookup answers: the agent slider's fields (spec §3), nothing private. */
 export const PUBLIC_AGENT_FIELDS = ['id', 'name', 'image', 'country', 'city', 'district', 'agentId'] as const;
@@ -27,32 +26,30 @@ export const AGENT_MESSAGES = {
 export const createAgentWithAccount: Handler = async ({ db, registry, resource: agents, request, reply, body, invalidate }) => {
   const users = registry.resource('users');
   const agent = await db.transaction().execute(async (trx) => {
-    const t = joined(trx);
     // The account first: an email another account holds is refused here (409, under `email`).
     const account = await createRecord(
-      t,
+      trx,
       registry,
       users,
       { name: body.name, email: body.email, role: 'agent', country: body.country, inviteCode: newInviteCode() },
       { actor: actorOf(request) },
     );
-    return createRecord(t, registry, agents, { ...body, userId: account.id }, writeContext(request, agents));
+    return createRecord(trx, registry, agents, { ...body, userId: account.id }, writeContext(request, agents));
   });
   invalidate(users.name);
   reply.code(201);
   return agent;
 };
 
-export const updateAgentWithAccount: Handler = async ({ db, registry, resource: agents, request, params, body, invalidate }) => {
+export const updateAgentWithAccount: Handler = async ({ db, registry, resource: agents, request, params, body, invalidate, record }) => {
   const users = registry.resource('users');
-  const current = await reachableRow(db, registry, agents, request.user, params.id);
+  const current = record ?? (await reachableRow(db, registry, agents, request.user, params.id));
   const agent = await db.transaction().execute(async (trx) => {
-    const t = joined(trx);
-    const updated = await updateRecord(t, registry, agents, String(current.id), body, writeContext(request, agents));
+    const updated = await updateRecord(trx, registry, agents, String(current.id), body, writeContext(request, agents));
     if (typeof current.userId === 'string') {
       const mirrored: Row = {};
       for (const key of ['name', 'email', 'country'] as const) if (key in body) mirrored[key] = body[key];
-      await updateRecord(t, registry, users, current.userId, mirrored, { actor: actorOf(request) });
+      await updateRecord(trx, registry, users, current.userId, mirrored, { actor: actorOf(request) });
     }
     return updated;
   });

@@ -39,13 +39,13 @@ export const documentsOfAgent: Handler = async ({ db, registry, resource: agents
   return documentsOf(db, registry, registry.resource('agentDocuments'), request, agent);
 };
 
-export const documentsOfDealer: Handler = async ({ db, registry, resource: dealers, request, params }) => {
-  const dealer = await reachableRow(db, registry, dealers, request.user, params.id);
+export const documentsOfDealer: Handler = async ({ db, registry, resource: dealers, request, params, record }) => {
+  const dealer = record ?? (await reachableRow(db, registry, dealers, request.user, params.id));
   return documentsOf(db, registry, registry.resource('dealerDocuments'), request, dealer);
 };
 
-export const resubmitDocument: Handler = async ({ db, registry, resource: documents, request, params, body }) => {
-  // Within reach (the route checked it too): the owner's own, else 404.
-  const current = await reachableRow(db, registry, documents, request.user, params.id);
+export const resubmitDocument: Handler = async ({ db, registry, resource: documents, request, params, body, record }) => {
+  // Within reach (the route loaded it): the owner's own, else 404.
+  const current = record ?? (await reachableRow(db, registry, documents, request.user, params.id));
   return updateRecord(db, registry, documents, String(current.id), { ...body, status: 'PENDING', note: null }, writeContext(request, documents));
 };

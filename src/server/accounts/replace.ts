@@ -17,7 +17,6 @@ import { endSessionsOf } from '../auth/sessions.ts';
 import { sendEmail } from '../email/send.ts';
 import { conflict } from '../errors.ts';
 import type { Handler } from '../routes/handlers.ts';
-import { joined } from './joined.ts';
 
 /** What the email history files these emails under. */
 export const REPLACEMENT_EMAIL_KIND = 'account-replaced';
@@ -53,15 +52,14 @@ function replaceHandler(profiles: 'agents' | 'dealers', role: Role): Handler {
     const { name, image, email, password } = body as { name: string; image: string; email: string; password: string };
 
     const replaced = await db.transaction().execute(async (trx) => {
-      const t = joined(trx);
       const before = await findBy(trx, users, 'id', userId);
       if (!before) throw conflict(`This ${role} has no account to hand over.`);
       const actor = actorOf(request);
-      await updateRecord(t, registry, users, userId, { name, email, image, password, mustChangePassword: true }, { actor });
+      await updateRecord(trx, registry, users, userId, { name, email, image, password, mustChangePassword: true }, { actor });
       const mirrored: Row = { name, image, ...(profileResource.fields.some((f) => f.name === 'email') ? { email } : {}) };
-      const updated = await updateRecord(t, registry, profileResource, String(profile.id), mirrored, { actor });
+      const updated = await updateRecord(trx, registry, profileResource, String(profile.id), mirrored, { actor });
       await createRecord(
-        t,
+        trx,
         registry,
         replacements,
         { name, image, email, role, account: userId, previousName: before.name ?? null, previousEmail: before.email ?? null },

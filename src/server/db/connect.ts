@@ -81,6 +81,13 @@ export async function dropSchema(url: string, schema: string) {
   if (!/^\w+$/.test(schema)) throw new Error(`Invalid schema name '${schema}'`);
   const client = new pg.Client({ connectionString: url });
   await client.connect();
+  // An extension made in this schema (by an older migration) moves out first: dropping it would drop
+  // the indexes of every other schema that use its operators.
+  const { rows } = await client.query(
+    `select e.extname from pg_extension e join pg_namespace n on n.oid = e.extnamespace where n.nspname = $1`,
+    [schema],
+  );
+  for (const { extname } of rows) await client.query(`alter extension "${extname}" set schema public`);
   await client.query(`drop schema if exists "${schema}" cascade`);
   await client.end();
 }

@@ -79,7 +79,9 @@ async function dropStaleIndexes(database: Database, table: string, wanted: Set<s
 async function trigramIndexes(database: Database, registry: Registry) {
   const { db } = database;
   try {
-    await sql`create extension if not exists pg_trgm`.execute(db);
+    // In `public`, never in the schema being migrated: a test's schema is dropped with cascade, which
+    // would take the extension, and every other schema's trigram indexes, with it.
+    await sql`create extension if not exists pg_trgm with schema public`.execute(db);
   } catch (error) {
     console.warn(`pg_trgm is unavailable (${(error as Error).message}); list search will scan tables.`);
     return;

@@ -7,7 +7,7 @@
  * seller moved to another dealer is out of the first dealer's reach at once, with no copy to keep in step.
  */
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
-import type { FieldDef, OwnerDef, Registry, ResourceDef } from '../../manifest/index.ts';
+import { labelOf, type FieldDef, type OwnerDef, type Registry, type ResourceDef } from '../../manifest/index.ts';
 import { badRequest, notFound } from '../errors.ts';
 import type { Db, Row } from './repository.ts';
 
@@ -54,12 +54,17 @@ function targetOf(registry: Registry, r: ResourceDef, via: string): ResourceDef 
   return registry.resource(f!.reference!);
 }
 
+/** The ids of the accounts whose `field` is `value` (a dealer's team: `dealerId` = the dealer's id). */
+export function accountsWhere(eb: { selectFrom(table: string): SelectQueryBuilder<any, any, any> }, field: string, value: unknown) {
+  return eb.selectFrom(ACCOUNTS).select(`${ACCOUNTS}.id`).where(`${ACCOUNTS}.${field}`, '=', value);
+}
+
 /** The condition "the value of `column` is an owner within reach", for an `own` or `team` reach. */
 function ownedBy(eb: ExpressionBuilder<any, any>, column: string, reach: Extract<Reach, { kind: 'own' | 'team' }>) {
   if (reach.kind === 'own') return eb(column, '=', reach.userId);
   return eb.or([
     eb(column, '=', reach.userId),
-    eb(column, 'in', eb.selectFrom(ACCOUNTS).select(`${ACCOUNTS}.id`).where(`${ACCOUNTS}.${reach.team}`, '=', reach.userId)),
+    eb(column, 'in', accountsWhere(eb, reach.team, reach.userId)),
   ]);
 }
 
@@ -135,22 +140,17 @@ export async function ownedInput(
       .where(`${target.name}.${held}`, '=', value)
       .where((eb) => ownedBy(eb, `${target.name}.${owner.field}`, reach))
       .executeTakeFirst();
-    if (!found) throw badRequest(`${labelOfField(r, owner.via)} does not exist.`, { [owner.via]: [`${labelOfField(r, owner.via)} does not exist.`] });
+    if (!found) throw badRequest(`${labelOf(fieldOf(r, owner.via)!)} does not exist.`, { [owner.via]: [`${labelOf(fieldOf(r, owner.via)!)} does not exist.`] });
     return input;
   }
   const named = input[owner.field];
-  const label = labelOfField(r, owner.field);
+  const label = labelOf(fieldOf(r, owner.field)!);
   if (named === undefined || named === null || named === '') return creating ? { ...input, [owner.field]: reach.userId } : input;
   if (named === reach.userId) return input;
   if (reach.kind === 'team') {
-    const member = await db.selectFrom(ACCOUNTS).select('id').where('id', '=', named).where(reach.team, '=', reach.userId).executeTakeFirst();
+    const member = await accountsWhere(db, reach.team, reach.userId).where(`${ACCOUNTS}.id`, '=', named).executeTakeFirst();
     if (member) return input;
   }
   const message = reach.kind === 'team' ? `${label} must be you or one of your team.` : `${label} must be you.`;
   throw badRequest(message, { [owner.field]: [message] });
-}
-
-function labelOfField(r: ResourceDef, name: string): string {
-  const f = fieldOf(r, name);
-  return f?.label ?? name.charAt(0).toUpperCase() + name.slice(1);
 }

@@ -4,6 +4,8 @@
  */
 import { labelOf, type FieldDef, type Registry, type ResourceDef } from '../../manifest/index.ts';
 import { computations } from '../../domain/computed.ts';
+import { firstFreeId } from '../../domain/names.ts';
+import { sql } from 'kysely';
 import { RECYCLE_BIN } from '../../../resources/system.ts';
 import { slugify } from '../../domain/slug.ts';
 import { hashPassword } from '../auth/password.ts';
@@ -44,17 +46,30 @@ async function computedValue(trx: Db, r: ResourceDef, f: FieldDef, input: Row, c
   if (sent !== undefined && sent !== null && sent !== '' && sent !== expected && sent !== current?.[f.name])
     return { refused: `${labelOf(f)} is made by the server from ${f.computed!.from.join(', ')}: it must be '${String(expected)}'.` };
   if (made === undefined || !f.unique) return { value: made };
+  const base = String(made);
   const stored = current?.[f.name];
-  const fits = (v: unknown) => typeof v === 'string' && (v === made || new RegExp(`^${escapeRegExp(String(made))}-\\d+$`).test(v));
-  if (fits(stored)) return { value: stored };
-  for (let n = 1; ; n++) {
-    const candidate = n === 1 ? made : `${String(made)}-${n}`;
-    const holder = await findBy(trx, r, f.name, candidate);
-    if (!holder || holder.id === current?.id) return { value: candidate };
-  }
+  if (typeof stored === 'string' && (stored === base || new RegExp(`^${escapeRegExp(base)}-\\d+$`).test(stored))) return { value: stored };
+  // What other records hold of `base` and its suffixes, in one read.
+  const held = await trx
+    .selectFrom(r.name)
+    .select(f.name)
+    .where((eb) => eb.or([eb(f.name, '=', base), eb(f.name, 'like', sql<string>`${likePrefix(base)} escape '\\'`)]))
+    .where('id', '!=', String(current?.id ?? ''))
+    .execute();
+  return { value: firstFreeId(base, held.map((row) => String(row[f.name]))) };
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** `base-%` as a LIKE pattern, with LIKE's own wildcards in `base` taken literally. */
+const likePrefix = (base: string) => `${base.replace(/[\\%_]/g, (c) => `\\${c}`)}-%`;
+
+/**
+ * Runs `work` in a transaction: a new one, or the caller's when `db` already is one (a handler that
+ * writes an agent and its account commits both or neither, each through every rule of these writes).
+ */
+function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}
 
 /** What a write knows of the request beyond its body. */
 export interface WriteContext {
@@ -155,7 +170,8 @@ export async function createRecord(
   input: Row,
   context: WriteContext = {},
 ): Promise<Row> {
-  return withSlugRetries(registry, input, (slugFrom) => db.transaction().execute(async (trx) => {
+  // In a caller's transaction a failed statement may have ended it (PostgreSQL): no retry there.
+  return withSlugRetries(registry, input, (slugFrom) => inTransaction(db, async (trx) => {
     const now = new Date().toISOString();
     const absent = Object.fromEntries(r.fields.map((f) => [columnName(f), null]));
     const columns = await toColumns(trx, registry, r, input, undefined, context, slugFrom);
@@ -166,7 +182,7 @@ export async function createRecord(
     await trx.insertInto(r.name).values(row).execute();
     await audit(trx, { actor: context.actor ?? nobody, resource: r, recordId: row.id as string, action: 'create', after: row });
     return toRecord(r, row)!;
-  }));
+  }), db.isTransaction ? 1 : undefined);
 }
 
 /**
@@ -208,7 +224,7 @@ export async function updateRecord(
   input: Row,
   context: WriteContext = {},
 ) {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const current = context.reach ? await findReachable(trx, registry, r, context.reach, 'id', id) : await findBy(trx, r, 'id', id);
     if (!current) throw notFound(`${r.label} not found.`);
     const seen = Number(current[VERSION] ?? 1);
@@ -269,7 +285,7 @@ async function blockingChildren(trx: Db, registry: Registry, r: ResourceDef, row
  * `recycle`, the row is moved into the recycle bin in the same transaction (restorable under its id).
  */
 export async function removeRecord(db: Db, registry: Registry, r: ResourceDef, id: string, options: RemoveOptions = {}) {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const current = options.reach ? await findReachable(trx, registry, r, options.reach, 'id', id) : await findBy(trx, r, 'id', id);
     if (!current) throw notFound(`${r.label} not found.`);
     const blocking = await blockingChildren(trx, registry, r, current);

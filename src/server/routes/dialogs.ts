@@ -116,8 +116,8 @@ export function registerDialog(
       // An action on one record of an owned resource: out of the caller's reach is a 404 first.
       const ownedRecord = !!r.owner && parseCall(d.call).params.includes('id');
       handler = async (request, reply) => {
-        if (ownedRecord) await reachableRow(db, registry, r, request.user, id(request));
-        return callHandler(named, { db, registry, resource: r, invalidate }, request, reply, storedBody(request));
+        const record = ownedRecord ? await reachableRow(db, registry, r, request.user, id(request)) : undefined;
+        return callHandler(named, { db, registry, resource: r, invalidate, record }, request, reply, storedBody(request));
       };
       break;
     }

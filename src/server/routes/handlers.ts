@@ -33,6 +33,11 @@ export interface HandlerContext {
    */
   body: Record<string, unknown>;
   /**
+   * The record `{id}` names, as the caller may see it: loaded (or answered 404) before the handler runs
+   * when the declaring resource has an `owner`, so a handler need not read it again.
+   */
+  record?: Row;
+  /**
    * Marks a table as written, so cached reads of it are dropped. The declaring resource is marked
    * after every call; a handler that writes other tables must mark them.
    */
@@ -58,7 +63,7 @@ export function validBody(schema: z.ZodType, raw: unknown): Record<string, unkno
 /** Calls a named handler for a request: what dialogs' actions and operations share. */
 export function callHandler(
   named: Handler,
-  base: Pick<HandlerContext, 'db' | 'registry' | 'resource' | 'invalidate'>,
+  base: Pick<HandlerContext, 'db' | 'registry' | 'resource' | 'invalidate' | 'record'>,
   request: FastifyRequest,
   reply: FastifyReply,
   body: Record<string, unknown>,

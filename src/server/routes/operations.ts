@@ -40,11 +40,11 @@ export function registerOperation(
       url: at,
       preHandler: guard(op.access ?? r.access.write),
       handler: async (request, reply) => {
-        if (ownedRecord) await reachableRow(db, registry, r, request.user, (request.params as { id?: string }).id);
+        const record = ownedRecord ? await reachableRow(db, registry, r, request.user, (request.params as { id?: string }).id) : undefined;
         const body = op.body ? validBody(op.body, request.body) : {};
         let result: unknown;
         try {
-          result = await callHandler(named, { db, registry, resource: r, invalidate }, request, reply, body);
+          result = await callHandler(named, { db, registry, resource: r, invalidate, record }, request, reply, body);
         } finally {
           invalidate(r.name);
         }

@@ -20,7 +20,7 @@ import {
 } from '../../manifest/index.ts';
 import { guard } from '../auth/guard.ts';
 import { embed, embeddedTables, findBy, list, listQueries, toRecord, type Db, type Narrow, type Row, type Scope } from '../db/repository.ts';
-import { ACCOUNTS, findReachable, reachOf, reachTables, whereReachable, type Reach } from '../db/ownership.ts';
+import { accountsWhere, findReachable, reachOf, reachTables, whereReachable, type Reach } from '../db/ownership.ts';
 import { parseListQuery, storedValue, type ListQuery } from '../db/list-query.ts';
 import type { ReadCache } from '../db/read-cache.ts';
 import { notFound } from '../errors.ts';
@@ -177,7 +177,7 @@ function registerList(get: Get, url: string, db: Db, registry: Registry, r: Reso
     if (!through || value === undefined) return undefined;
     const column = `${r.name}.${read.scope!.field}`;
     return <QB extends SelectQueryBuilder<any, any, any>>(query: QB) =>
-      query.where(column, 'in', db.selectFrom(ACCOUNTS).select(`${ACCOUNTS}.id`).where(`${ACCOUNTS}.${through}`, '=', value)) as QB;
+      query.where(column, 'in', accountsWhere(db, through, value)) as QB;
   }
 
   get(async (request, reply) => {

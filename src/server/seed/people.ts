@@ -12,7 +12,7 @@
  */
 import type { Registry } from '../../manifest/index.ts';
 import { computations } from '../../domain/computed.ts';
-import { uniqueAgentId } from '../../domain/names.ts';
+import { firstFreeId } from '../../domain/names.ts';
 import { newInviteCode } from '../accounts/invite-code.ts';
 import { newId } from '../db/id.ts';
 import type { Db, Row } from '../db/repository.ts';
@@ -147,7 +147,7 @@ export async function seedPeople(trx: Db, registry: Registry, { stamp, passwordH
   await insert(trx, registry, 'sellers', sellers, stamp);
   const taken: string[] = [];
   const agentRows = agents.map((a, i) => {
-    const agentId = uniqueAgentId(String(computations.agentId({ ...a })), taken);
+    const agentId = firstFreeId(String(computations.agentId({ ...a })), taken);
     taken.push(agentId);
     return { ...a, agentId, image: AVATAR, userId: agentAccounts[i].id };
   });
