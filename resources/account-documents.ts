@@ -12,7 +12,7 @@
  * name an agent or a dealer, and that person must be within the caller's reach.
  */
 import { z } from 'zod';
-import { defineResource, dialog, field, read, rules, type OwnerDef, type ReadDef, type Role } from '../src/manifest/index.ts';
+import { defineResource, dialog, field, read, rules, type NotifyDef, type OwnerDef, type ReadDef, type Role } from '../src/manifest/index.ts';
 
 /** What a document proves. */
 export const DOCUMENT_KINDS = ['NATIONAL_ID', 'PASSPORT', 'TRADE_LICENCE', 'TAX_CERTIFICATE', 'BANK_STATEMENT', 'ADDRESS_PROOF'] as const;
@@ -61,6 +61,21 @@ const fields = () => [
   field.reference('userId', 'users', { label: 'Account', list: true }),
 ];
 
+/** A document waiting for review: the admins are told. */
+const toReview: NotifyDef = {
+  to: 'admins',
+  title: 'Document to review',
+  message: 'A {kind} was sent and waits for review.',
+  type: 'info',
+  category: 'documents',
+};
+
+/** A review: its owner is told how it went (the note says why it was rejected). */
+const reviewed: NotifyDef[] = [
+  { to: 'owner', when: { status: 'APPROVED' }, title: 'Document approved', message: 'Your {kind} was approved.', type: 'success', category: 'documents' },
+  { to: 'owner', when: { status: 'REJECTED' }, title: 'Document rejected', message: 'Your {kind} was rejected. {note}', type: 'error', category: 'documents' },
+];
+
 interface DocumentsOf {
   /** The resource's name. */
   name: string;
@@ -99,6 +114,7 @@ function documentsOf(d: DocumentsOf) {
         access: [d.role],
         success: 'Document uploaded. It will be reviewed soon.',
         failure: 'Unable to upload document!',
+        notify: toReview,
       }),
       // The owner sends a new file (a rejected scan, an expired licence): it waits for review again.
       [`resubmit${d.who}Document`]: dialog.action({
@@ -109,6 +125,7 @@ function documentsOf(d: DocumentsOf) {
         access: [d.role],
         success: 'Document sent again. It will be reviewed soon.',
         failure: 'Unable to upload document!',
+        notify: toReview,
       }),
       [`review${d.who}Document`]: dialog.update({
         title: `Review ${lower} document`,
@@ -117,6 +134,7 @@ function documentsOf(d: DocumentsOf) {
         access: ['admin'],
         success: 'Document reviewed.',
         failure: 'Unable to review document!',
+        notify: reviewed,
       }),
       [`${lower}DocumentDetails`]: dialog.details({ show: ['kind', 'file', 'status', 'note', 'userId'] }),
       [`delete${d.who}Document`]: dialog.remove({

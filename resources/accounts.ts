@@ -9,7 +9,7 @@
  * (src/server/accounts/), which write both in one transaction: no dialog changes one without the other.
  */
 import { z } from 'zod';
-import { defineResource, dialog, field, operation, read, rules } from '../src/manifest/index.ts';
+import { defineResource, dialog, field, operation, read, rules, type NotifyDef } from '../src/manifest/index.ts';
 import { COMMISSION_REQUIRED_MESSAGE, MAX_COMMISSION_PERCENT, parsePercent } from '../src/domain/commission.ts';
 import { passwordRule } from './people.ts';
 
@@ -232,6 +232,15 @@ export const sellers = defineResource({
   },
 });
 
+/** What the person an agent's or dealer's account was handed to reads first. */
+const handedOver = (role: 'agent' | 'dealer'): NotifyDef => ({
+  to: { field: 'userId' },
+  title: 'Welcome',
+  message: `Welcome, {name}: this ${role} account has been handed to you.`,
+  type: 'info',
+  category: 'account',
+});
+
 /**
  * Spec §3 "Agent or dealer replacement" (name, image, email, password): handing an agent's or dealer's
  * account to a new person. Each replacement is kept as a record (who the account was handed from, to
@@ -278,6 +287,8 @@ export const accountReplacements = defineResource({
       handler: 'replaceAgent',
       success: 'Agent replaced successfully.',
       failure: 'Unable to replace agent!',
+      // It answers the agent's profile: the account's new person is welcomed (the old one has lost it).
+      notify: handedOver('agent'),
     }),
     replaceDealerModal: dialog.action({
       title: 'Replace dealer',
@@ -286,6 +297,8 @@ export const accountReplacements = defineResource({
       handler: 'replaceDealer',
       success: 'Dealer replaced successfully.',
       failure: 'Unable to replace dealer!',
+      // It answers the dealer's profile: the account's new person is welcomed (the old one has lost it).
+      notify: handedOver('dealer'),
     }),
   },
 });

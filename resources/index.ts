@@ -24,6 +24,8 @@ import { emailHistory } from './email.ts';
 import { referrals } from './referrals.ts';
 import { products, siteCommissions } from './products.ts';
 import { auditLog, media, recycleBin } from './system.ts';
+import { notifications } from './notifications.ts';
+import { pushSubscriptions } from './push.ts';
 
 export const registry = createRegistry([
   categories,
@@ -61,4 +63,6 @@ export const registry = createRegistry([
   media,
   recycleBin,
   auditLog,
+  notifications,
+  pushSubscriptions,
 ]);

@@ -128,6 +128,16 @@ export const users = defineResource({
   },
   operations: {
     // Answers the new password once; the owner gets it by email and must replace it at the next sign-in.
-    issueOneTimePassword: operation('POST /users/{id}/one-time-password', 'issueOneTimePassword', { access: ['admin'] }),
+    issueOneTimePassword: operation('POST /users/{id}/one-time-password', 'issueOneTimePassword', {
+      access: ['admin'],
+      // It answers the account (`id`): its owner reads this once signed in with the new password.
+      notify: {
+        to: { field: 'id' },
+        title: 'Password reset',
+        message: 'An administrator issued a one-time password for your account. If you did not ask for it, tell the marketplace team.',
+        type: 'warning',
+        category: 'account',
+      },
+    }),
   },
 });

@@ -150,6 +150,14 @@ export const products = defineResource({
       access: [...sellers],
       success: 'Product created successfully.',
       failure: 'Unable to create product!',
+      // A new product waits for its commission: the admins review it.
+      notify: {
+        to: 'admins',
+        title: 'Commission to review',
+        message: 'The product {name} waits for its commission to be approved.',
+        type: 'info',
+        category: 'commission',
+      },
     }),
     // Not `PATCH /products/{id}`: the spec mutates that path with DELETE only.
     updateProduct: dialog.update({
@@ -174,6 +182,13 @@ export const products = defineResource({
       // Ours: the spec names no texts for approving.
       success: 'Commission approved successfully!',
       failure: 'Unable to approve commission!',
+      notify: {
+        to: 'owner',
+        title: 'Commission approved',
+        message: 'The commission of your product {name} was approved: it sells at {price}.',
+        type: 'success',
+        category: 'commission',
+      },
     }),
     // Ours: how a product's commission is opened from the list (a click on the row, or Details).
     commissionDetails: dialog.details({
@@ -226,6 +241,14 @@ export const siteCommissions = defineResource({
       handler: 'rejectCommission',
       success: 'Commission rejected successfully!',
       failure: 'Unable to reject commission!',
+      // It answers the product: its seller is told, with the reason.
+      notify: {
+        to: { field: 'sellerId' },
+        title: 'Commission rejected',
+        message: 'The commission of your product {name} was rejected: {commissionRejectReason}',
+        type: 'error',
+        category: 'commission',
+      },
     }),
   },
 });

@@ -6,6 +6,8 @@
 import { registry } from '../resources/index.ts';
 import { API_BASE } from '../src/manifest/index.ts';
 import { SLIDER_LOAD_ERRORS } from '../src/domain/sliders.ts';
+import { NOTIFICATION_FAILURES } from '../src/features/notifications/client/messages.ts';
+import { PUSH_SPEC_TEXTS } from '../src/features/push/messages.ts';
 import { fixedRoutes } from '../src/server/openapi/fixed-routes.ts';
 import { catalogue } from './spec/catalogue.ts';
 import { KINDS, checkSpec } from './spec/check.ts';
@@ -17,7 +19,7 @@ const calls = fixedRoutes().map(({ method, path }) => ({
   call: `${method.toUpperCase()} ${path.startsWith(API_BASE + '/') ? path.slice(API_BASE.length) : path}`,
   owner: 'hand-written',
 }));
-const report = checkSpec(registry, catalogue, { calls, texts: Object.values(SLIDER_LOAD_ERRORS) });
+const report = checkSpec(registry, catalogue, { calls, texts: [...Object.values(SLIDER_LOAD_ERRORS), ...Object.values(NOTIFICATION_FAILURES), ...PUSH_SPEC_TEXTS] });
 const missing = KINDS.reduce((n, k) => n + report[k].missing.length, 0);
 
 if (args.has('--json')) console.log(JSON.stringify(report, null, 2));

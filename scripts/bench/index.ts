@@ -23,11 +23,12 @@ import { browserAvailable, dialogOpenTiming } from './browser.ts';
 import { lowerOf, measureOnce, type Figures } from './measure.ts';
 import { memoryOf, type MemorySample } from './memory.ts';
 import { preflight, ask, type Check } from './preflight.ts';
-import { DIALOG_GOAL_MS, row, table, writeResults, type ResourceResult, type Results } from './report.ts';
+import { DIALOG_GOAL_MS, row, table, updateReadme, writeResults, type ResourceResult, type Results } from './report.ts';
 import { buildScenarios, SERVER_LABELS, SERVERS, type ServerKey } from './scenarios.ts';
 import { seed, writeJsonServerDb } from './seed.ts';
 import { startCeiling, startJsonServer, startOurs, stopAll, type Child, type OursOptions } from './servers.ts';
 
+const DEFAULT_OUT = join(import.meta.dirname, 'results.json');
 const { values: args, positionals } = parseArgs({
   allowPositionals: true,
   options: {
@@ -41,8 +42,12 @@ const { values: args, positionals } = parseArgs({
     cold: { type: 'boolean', default: false },
     'cache-mb': { type: 'string' },
     'no-browser': { type: 'boolean', default: false },
-    out: { type: 'string', default: join(import.meta.dirname, 'results.json') },
+    out: { type: 'string', default: DEFAULT_OUT },
     help: { type: 'boolean', short: 'h', default: false },
+    // The realtime socket's bench (scripts/bench/sockets.ts) instead of the HTTP one.
+    sockets: { type: 'string' },
+    'per-client': { type: 'string', default: '3' },
+    concurrency: { type: 'string', default: '8' },
   },
 });
 if (args.help) {
@@ -52,9 +57,22 @@ if (args.help) {
       '                with its read cache off: measures the database path\n' +
       '  --cache-mb N  ours\' read-cache bound in MiB (READ_CACHE_MB; default: the server\'s 64, 0 with --cold);\n' +
       '                `--cold --cache-mb 64` sends the cache-busting parameters to a caching server\n' +
-      '  ours\' memory (RSS, heap used) is reported at its start and after each scenario',
+      '  ours\' memory (RSS, heap used) is reported at its start and after each scenario\n' +
+      'npm run bench -- --sockets 1000 [--per-client 3] [--concurrency 8]: socket delivery across two nodes (needs DATABASE_URL + REDIS_URL; else one SQLite node)',
   );
   process.exit(0);
+}
+
+if (args.sockets !== undefined) {
+  const { benchSockets } = await import('./sockets.ts');
+  const count = (name: string, v: string) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n <= 0) throw new Error(`--${name} must be a whole number above 0, not '${v}'`);
+    return n;
+  };
+  process.exit(
+    await benchSockets({ clients: count('sockets', args.sockets), perClient: count('per-client', args['per-client']), concurrency: count('concurrency', args.concurrency), out: args.out }),
+  );
 }
 
 const positive = (name: string, v: string) => {
@@ -79,6 +97,8 @@ const seedNumber = Math.floor(Number(args.seed));
 const pgUrl = args.pg ? process.env.DATABASE_URL : undefined;
 if (args.pg && !pgUrl?.startsWith('postgres')) throw new Error('--pg needs DATABASE_URL=postgres://…');
 const useBrowser = !args['no-browser'] && browserAvailable();
+/** The most rows json-server is given: its db.json is one JSON text, read whole (a million products would not fit a string). */
+const JSON_SERVER_MAX_ROWS = 200_000;
 
 /** Today: the resource with the most fields among those with both a list and a one read. */
 function defaultResource(): ResourceDef {
@@ -136,20 +156,23 @@ async function benchResource(r: ResourceDef): Promise<ResourceResult> {
     const seeded = await seed(database, registry, r, rows, { seed: seedNumber, log });
     await database.close();
     const dbJson = join(dir, 'db.json');
-    writeJsonServerDb(dbJson, seeded);
-    log(`  seeded in ${(seeded.millis / 1000).toFixed(1)} s; db.json for json-server written`);
+    // json-server holds its whole database as one JSON document: past JSON_SERVER_MAX_ROWS it cannot load it.
+    const withJsonServer = rows <= JSON_SERVER_MAX_ROWS;
+    if (withJsonServer) writeJsonServerDb(dbJson, seeded);
+    log(`  seeded in ${(seeded.millis / 1000).toFixed(1)} s; ${withJsonServer ? 'db.json for json-server written' : `json-server left out (more than ${JSON_SERVER_MAX_ROWS.toLocaleString('en')} rows)`}`);
 
     const ours = await startOurs({ ...dbOptions, cacheMb });
     const memory: MemorySample[] = [await memoryOf(ours.url, 'start')];
     const cookie = await login(ours);
-    const json = await startJsonServer(dbJson, `/${r.name}?_start=0&_end=1`);
+    const json = withJsonServer ? await startJsonServer(dbJson, `/${r.name}?_start=0&_end=1`) : undefined;
+    const servers = SERVERS.filter((k) => k !== 'jsonServer' || json);
     const { scenarios, notes } = buildScenarios({ registry, resource: r, seeded, cookie, seed: seedNumber, cold: args.cold });
 
     // Preflight: every scenario answered by ours and json-server, the same work; ours' answers size the ceiling.
     const checks: Check[] = [];
     const ceilingRoutes: { method: string; url: string; status: number; body: string }[] = [];
     for (const s of scenarios) {
-      const { ours: answer, check } = await preflight(s, { ours: ours.url, jsonServer: json.url }, r.title).catch(async (e: Error) => {
+      const { ours: answer, check } = await preflight(s, { ours: ours.url, jsonServer: json?.url }, r.title).catch(async (e: Error) => {
         await new Promise((done) => setTimeout(done, 100)); // let the child's stderr arrive
         throw new Error(`${e.message}\n${ours.log()}`);
       });
@@ -164,7 +187,7 @@ async function benchResource(r: ResourceDef): Promise<ResourceResult> {
       const a = await ask(ceiling.url, s.ceiling);
       if (a.status !== s.ceilingRoute.status) throw new Error(`ceiling answered ${a.status} to ${s.key}`);
     }
-    const children: Record<ServerKey, Child> = { ours, jsonServer: json, ceiling };
+    const children: Partial<Record<ServerKey, Child>> = { ours, jsonServer: json, ceiling };
 
     const result: ResourceResult = {
       resource: r.name,
@@ -184,14 +207,14 @@ async function benchResource(r: ResourceDef): Promise<ResourceResult> {
     };
 
     // One measurement at a time: scenario, then connections, then run, the three servers interleaved.
-    const total = scenarios.length * connections.length * runs * SERVERS.length;
+    const total = scenarios.length * connections.length * runs * servers.length;
     let done = 0;
     for (const s of scenarios) {
       for (const c of connections) {
         const figures: Record<ServerKey, Figures[]> = { ours: [], jsonServer: [], ceiling: [] };
         for (let run = 1; run <= runs; run++)
-          for (const k of SERVERS) {
-            const f = { ...(await measureOnce(children[k].url, s[k], c, duration, warmup)), load: Math.round(loadavg()[0] * 100) / 100 };
+          for (const k of servers) {
+            const f = { ...(await measureOnce(children[k]!.url, s[k], c, duration, warmup)), load: Math.round(loadavg()[0] * 100) / 100 };
             figures[k].push(f);
             done++;
             log(
@@ -199,10 +222,10 @@ async function benchResource(r: ResourceDef): Promise<ResourceResult> {
                 `${f.reqPerSec.toFixed(1).padStart(9)} req/s  p50 ${f.p50} ms  p99 ${f.p99} ms` +
                 (f.non2xx + f.errors + f.timeouts ? `  (${f.non2xx} non-2xx, ${f.errors} errors, ${f.timeouts} timeouts)` : ''),
             );
-            if (!children[k].alive()) throw new Error(`${SERVER_LABELS[k]} died during ${s.key} ×${c}\n${children[k].log()}`);
+            if (!children[k]!.alive()) throw new Error(`${SERVER_LABELS[k]} died during ${s.key} ×${c}\n${children[k]!.log()}`);
           }
-        const measured = Object.fromEntries(SERVERS.map((k) => [k, lowerOf(figures[k])])) as Record<ServerKey, ReturnType<typeof lowerOf>>;
-        for (const k of SERVERS)
+        const measured = Object.fromEntries(servers.map((k) => [k, lowerOf(figures[k])])) as Record<ServerKey, ReturnType<typeof lowerOf>>;
+        for (const k of servers)
           if (failureRate(measured[k]) > 0.01)
             errors.push(
               `${r.name} ${s.key} ×${c}: ${SERVER_LABELS[k]} failed ${(failureRate(measured[k]) * 100).toFixed(1)}% ` +
@@ -212,7 +235,7 @@ async function benchResource(r: ResourceDef): Promise<ResourceResult> {
       }
       memory.push(await memoryOf(ours.url, `after ${s.key}`));
     }
-    await Promise.all([ours.stop(), json.stop(), ceiling.stop()]);
+    await Promise.all([ours.stop(), json?.stop(), ceiling.stop()]);
 
     if (useBrowser) {
       log('  dialog-open timing in Chromium…');
@@ -257,6 +280,8 @@ try {
   errors.push((e as Error).stack ?? String(e));
 } finally {
   writeResults(args.out, results);
+  // The README's table of this engine, mode and size follows the kept results (not a run written elsewhere).
+  if (args.out === DEFAULT_OUT && results.resources.length) updateReadme(join(import.meta.dirname, '../../README.md'), results);
 }
 for (const r of results.resources) {
   log(`\n${r.resource}: ${r.rows.toLocaleString('en')} rows (${Object.entries(r.seeded).map(([k, v]) => `${k} ${v}`).join(', ')}), ` +

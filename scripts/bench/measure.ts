@@ -87,11 +87,20 @@ export async function runOnce(baseUrl: string, spec: RequestSpec, connections: n
 export async function drain(baseUrl: string, timeoutMs = 180_000) {
   const deadline = Date.now() + timeoutMs;
   let quick = 0;
+  let failures = 0;
   while (quick < 2) {
     if (Date.now() > deadline) throw new Error(`${baseUrl} still busy ${timeoutMs / 1000} s after a run`);
     const t0 = performance.now();
-    const res = await fetch(`${baseUrl}/__bench_idle`);
-    await res.arrayBuffer();
+    try {
+      const res = await fetch(`${baseUrl}/__bench_idle`);
+      await res.arrayBuffer();
+    } catch (error) {
+      // A kept-alive socket the server closed while idle (its keep-alive timeout) fails the request that
+      // reuses it: asked again on a new socket. A server that is gone fails every time.
+      if (++failures > 5) throw new Error(`${baseUrl} does not answer: ${(error as Error).message} (${String((error as Error).cause ?? '')})`);
+      quick = 0;
+      continue;
+    }
     quick = performance.now() - t0 < 50 ? quick + 1 : 0;
   }
 }

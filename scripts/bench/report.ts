@@ -1,5 +1,5 @@
 /** The goals, the results file and the table printed at the end. */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { Measured } from './measure.ts';
 import type { ScenarioKey, ServerKey } from './scenarios.ts';
 import type { DialogOpen } from './browser.ts';
@@ -54,11 +54,14 @@ const GOALS: Record<ScenarioKey, { goal: string; test: (row: Row) => boolean | u
     { goal: '≥0.8× ceiling', test: (r) => atLeast(r.ratios.oursToCeiling, 0.8) },
   ],
   filtered: [{ goal: '≥100× json-server', test: (r) => atLeast(r.ratios.oursToJsonServer, 100) }],
+  deep: [{ goal: 'p99 ≤ 25 ms', test: (r) => (r.connections === 50 && r.servers.ours ? r.servers.ours.p99 <= 25 : undefined) }],
   create: [],
 };
 const atLeast = (value: number | null, goal: number) => (value === null ? undefined : value >= goal);
 
 export const DIALOG_GOAL_MS = 100;
+/** The first open of a dialog after sign-in (issue 12): its code is fetched while the app is idle. */
+export const FIRST_DIALOG_GOAL_MS = 150;
 
 export function row(scenario: ScenarioKey, connections: number, servers: Row['servers'], duration: number): Row {
   const ratio = (a?: Measured, b?: Measured) => (a && b && b.reqPerSec > 0 ? Math.round((a.reqPerSec / b.reqPerSec) * 100) / 100 : null);
@@ -128,10 +131,85 @@ export function table(r: ResourceResult): string {
     if (d.status === 'measured')
       out.push(
         '',
-        `dialog-open:${d.type}  first ${num(d.first, 1)} ms, median of later ${num(d.medianLater, 1)} ms  ${d.ok ? '✓' : '✗'} < ${DIALOG_GOAL_MS} ms after first load` +
+        `dialog-open:${d.type}  first ${num(d.first, 1)} ms ${(d.first ?? Infinity) <= FIRST_DIALOG_GOAL_MS ? '✓' : '✗'} ≤ ${FIRST_DIALOG_GOAL_MS} ms, ` +
+          `median of later ${num(d.medianLater, 1)} ms  ${d.ok ? '✓' : '✗'} < ${DIALOG_GOAL_MS} ms` +
           `  (click→visible seen by the driver: ${d.observed.map((x) => num(x)).join(', ')} ms)`,
       );
     else out.push('', `dialog-open:${d.type}  ${d.status}${d.reason ? `: ${d.reason}` : ''}`);
   }
   return out.join('\n');
+}
+
+/** The load averages (1 minute) seen after each measured run of a row, all servers. */
+const loadsOf = (x: Row) => Object.values(x.servers).flatMap((m) => m!.runs.map((f) => f.load ?? 0));
+
+/** Which run a README block holds: engine, warm (read cache on) or cold, and rows. */
+export function runLabel(results: Results): string {
+  const { engine, rows } = results.machine as { engine: string; rows: number };
+  return `${engine} ${results.options.cold ? 'cold' : 'warm'} ${rows}`;
+}
+
+/**
+ * The run as a Markdown table for the README: per scenario ours, json-server and the ceiling (req/s),
+ * ours' p99, the ratios, the machine's load during the runs; then ours' memory at the start and after
+ * the last scenario, and the first dialog's opening.
+ */
+export function markdown(results: Results): string {
+  const m = results.machine as { date: string; cpus: number; node: string };
+  const o = results.options as { duration: number; runs: number; cold: boolean; cacheMb: number };
+  const out: string[] = [];
+  for (const r of results.resources) {
+    out.push(
+      `${r.resource}, ${num(r.rows)} rows, ${o.cold ? 'cold (every URL new, read cache off)' : `warm (read cache ≤ ${num(r.cacheMb)} MiB)`}, ` +
+        `lower of ${o.runs} × ${o.duration} s, ${m.cpus} cores shared with the load generator, Node ${m.node}, ${m.date.slice(0, 16).replace('T', ' ')} UTC:`,
+      '',
+      '| scenario | conns | ours req/s | json-server | ceiling | p99 ms | ours/json-server | ours/ceiling | load during runs |',
+      '|---|---|---|---|---|---|---|---|---|',
+    );
+    for (const x of r.results) {
+      const loads = loadsOf(x);
+      out.push(
+        `| ${x.scenario} | ${x.connections} | ${num(x.servers.ours?.reqPerSec)} | ` +
+          `${num(x.servers.jsonServer?.reqPerSec, x.servers.jsonServer && x.servers.jsonServer.reqPerSec < 100 ? 1 : 0)} | ${num(x.servers.ceiling?.reqPerSec)} | ` +
+          `${ms(x.servers.ours?.p99)} | ${(x.ratios.oursToJsonServerIsLowerBound ? '>' : '') + ratio(x.ratios.oursToJsonServer)} | ${ratio(x.ratios.oursToCeiling)} | ` +
+          `${loads.length ? `${num(Math.min(...loads), 1)}–${num(Math.max(...loads), 1)}` : '—'} |`,
+      );
+    }
+    const [start, ...later] = r.memory;
+    const end = later.at(-1);
+    if (start && end)
+      out.push(
+        '',
+        `Ours' memory${start.collected ? ' (after a full GC)' : ''}: RSS ${num(start.rssMB, 1)} MiB, heap used ${num(start.heapUsedMB, 1)} MiB at the start; ` +
+          `${num(end.rssMB, 1)} MiB and ${num(end.heapUsedMB, 1)} MiB ${end.at}.`,
+      );
+    const d = r.dialogOpen;
+    if (d?.status === 'measured')
+      out.push('', `First ${d.type} dialog after sign-in: ${num(d.first, 1)} ms to its first field's focus; later ones ${num(d.medianLater, 1)} ms (median).`);
+  }
+  if (results.errors.length) out.push('', `Errors: ${results.errors.map((e) => e.split('\n')[0]).join('; ')}`);
+  return out.join('\n');
+}
+
+/**
+ * Puts the run's table in the README between `<!-- bench: <label> -->` and `<!-- /bench: <label> -->`
+ * (a run of another engine, mode or size has a block of its own, added after the last one).
+ */
+export function updateReadme(file: string, results: Results) {
+  const label = runLabel(results);
+  const open = `<!-- bench: ${label} -->`;
+  const close = `<!-- /bench: ${label} -->`;
+  const block = `${open}\n${markdown(results)}\n${close}`;
+  const text = readFileSync(file, 'utf8');
+  const at = text.indexOf(open);
+  const end = text.indexOf(close);
+  let next: string;
+  if (at >= 0 && end > at) next = text.slice(0, at) + block + text.slice(end + close.length);
+  else {
+    const last = text.lastIndexOf('<!-- /bench: ');
+    if (last < 0) throw new Error(`${file} has no bench block to put the '${label}' run after`);
+    const after = text.indexOf('-->', last) + 3;
+    next = `${text.slice(0, after)}\n\n${block}${text.slice(after)}`;
+  }
+  writeFileSync(file, next);
 }

@@ -8,7 +8,7 @@ import { createSampler, prng } from '../../src/domain/sample.ts';
 import type { RequestSpec } from './measure.ts';
 import type { Seeded } from './seed.ts';
 
-export type ScenarioKey = 'sorted' | 'filtered' | 'one' | 'create';
+export type ScenarioKey = 'sorted' | 'deep' | 'filtered' | 'one' | 'create';
 export type ServerKey = 'ours' | 'jsonServer' | 'ceiling';
 export const SERVERS: ServerKey[] = ['ours', 'jsonServer', 'ceiling'];
 export const SERVER_LABELS: Record<ServerKey, string> = { ours: 'ours', jsonServer: 'json-server', ceiling: 'ceiling' };
@@ -101,6 +101,22 @@ export function buildScenarios(ctx: ScenarioContext): { scenarios: Scenario[]; n
     ceilingRoute: { method: 'GET', url: '/ceiling/sorted', status: 200 },
     compare: 'page',
   });
+
+  // Deep: a page at 90% of the sorted list (large benches only, seed.ts). Ours is asked by keyset (`after`, the
+  // row before it), as a client paging on would; json-server and the ceiling by offset.
+  if (seeded.deep) {
+    const { offset, after } = seeded.deep;
+    const deepPage = { sort: [field, 'ASC'], range: [offset, offset + 24] };
+    scenarios.push({
+      key: 'deep',
+      label: `page of 25 sorted by ${field} at offset ${offset.toLocaleString('en')} (ours by keyset: after the row before it)`,
+      ours: { method: 'GET', path: `${listPath}?${q({ ...deepPage, after })}`, headers },
+      jsonServer: { method: 'GET', path: `/${r.name}?_sort=${encodeURIComponent(field)}&_order=asc&_start=${offset}&_end=${offset + 25}`, headers },
+      ceiling: { method: 'GET', path: `/ceiling/deep?${q(deepPage)}`, headers },
+      ceilingRoute: { method: 'GET', url: '/ceiling/deep', status: 200 },
+      compare: 'page',
+    });
+  }
 
   // Filtered: by the parent with the most children when there is a parent, else a search of a common word.
   const reference = r.fields.find((f) => f.kind === 'reference' && isFilterable(f) && seeded.childCounts.has(f.name));

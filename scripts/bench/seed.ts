@@ -14,6 +14,8 @@ import { newId } from '../../src/server/db/id.ts';
 import { columnName, columnsOf } from '../../src/server/db/tables.ts';
 import { hashPassword } from '../../src/server/auth/password.ts';
 import { seedIfEmpty } from '../../src/server/seed/index.ts';
+import { listQueries } from '../../src/server/db/repository.ts';
+import { sortField } from './scenarios.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -23,12 +25,25 @@ export interface Seeded {
   /** For each reference field of the target: children per parent id. */
   childCounts: Map<string, Map<string, number>>;
   millis: number;
+  /** A page deep in the target's sorted list (DEEP_FROM_ROWS rows or more): its offset and the row before it, as keyset paging's `after`. */
+  deep?: { offset: number; after: [unknown, string] };
 }
 
+/** From this many rows a bench also reads a page at 90% of the sorted list (scenario `deep`). */
+export const DEEP_FROM_ROWS = 100_000;
+/** From this many rows the target's list indexes are built after its rows are in, not row by row (much faster). */
+const BULK_FROM_ROWS = 100_000;
+
 const BATCH = 500;
+/**
+ * The most rows a parent resource gets (what a 50,000-row bench gives it): some parents hold a unique
+ * value from a small space (a country's three-letter code, 17,576 of them), which random samples fill
+ * with duplicates long before 50,000.
+ */
+const MAX_PARENTS = 2500;
 const YEAR = 365 * 86400_000;
 
-/** How many rows each resource gets: the target `rows`, its parents rows/20 (min 50), recursively. */
+/** How many rows each resource gets: the target `rows`, its parents rows/20 (min 50, max MAX_PARENTS), recursively. */
 export function plan(registry: Registry, target: ResourceDef, rows: number): Map<string, number> {
   const out = new Map<string, number>();
   const visit = (r: ResourceDef, n: number, path: string[]) => {
@@ -36,7 +51,7 @@ export function plan(registry: Registry, target: ResourceDef, rows: number): Map
     out.set(r.name, Math.max(out.get(r.name) ?? 0, n));
     for (const f of r.fields)
       if (f.kind === 'reference' && f.reference !== r.name)
-        visit(registry.resource(f.reference!), Math.max(50, Math.ceil(n / 20)), [...path, r.name]);
+        visit(registry.resource(f.reference!), Math.min(MAX_PARENTS, Math.max(50, Math.ceil(n / 20))), [...path, r.name]);
   };
   visit(target, rows, []);
   return out;
@@ -70,7 +85,11 @@ export async function seed(
     pending.delete(ready);
     const r = registry.resource(ready);
     const n = counts.get(ready)!;
-    const list = makeRows(r, n, sampler, stored, secretHash);
+    // Unique values already taken (the demo seed's own rows), so a sample never repeats one.
+    const taken = new Map<string, Set<unknown>>();
+    for (const f of r.fields.filter((x) => x.unique && !x.secret))
+      taken.set(f.name, new Set((await database.db.selectFrom(r.name).select(f.name).execute()).map((x) => x[f.name])));
+    const list = makeRows(r, n, sampler, stored, secretHash, taken);
     stored.set(ready, list);
     if (r === target)
       for (const f of r.fields.filter((x) => x.kind === 'reference')) {
@@ -79,14 +98,23 @@ export async function seed(
         childCounts.set(f.name, perParent);
       }
     const t = Date.now();
-    await insert(database, r, list);
+    const bulk = n >= BULK_FROM_ROWS;
+    if (bulk) await dropListIndexes(database, r);
+    await insert(database, r, list, log);
     log(`  seeded ${n.toLocaleString('en')} ${r.name} in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+    if (bulk) {
+      const i = Date.now();
+      await migrate(database, registry); // makes the indexes dropped above, over the rows now there
+      log(`  indexed ${r.name} in ${((Date.now() - i) / 1000).toFixed(1)} s`);
+    }
   }
-  await sql`analyze`.execute(database.db);
-  return { rows: stored, childCounts, millis: Date.now() - started };
+  // PostgreSQL: vacuumed as autovacuum would leave a settled table (index-only scans need the visibility map).
+  await sql.raw(database.engine === 'postgres' ? 'vacuum analyze' : 'analyze').execute(database.db);
+  const deep = rows >= DEEP_FROM_ROWS ? await deepPage(database, target, rows) : undefined;
+  return { rows: stored, childCounts, millis: Date.now() - started, ...(deep ? { deep } : {}) };
 }
 
-function makeRows(r: ResourceDef, n: number, sampler: Sampler, stored: Map<string, Row[]>, secretHash?: string): Row[] {
+function makeRows(r: ResourceDef, n: number, sampler: Sampler, stored: Map<string, Row[]>, secretHash?: string, taken = new Map<string, Set<unknown>>()): Row[] {
   const now = Date.now();
   const ids = Array.from({ length: n }, (_, i) => newId(now - YEAR + Math.floor((i / n) * YEAR)));
   // Skewed: index ⌊len·u²⌋ gives the first parents many children and the last ones few.
@@ -95,24 +123,76 @@ function makeRows(r: ResourceDef, n: number, sampler: Sampler, stored: Map<strin
     return pool[Math.floor(pool.length * sampler.rng.next() ** 2)];
   };
   const columns = columnsOf(r);
-  return ids.map((id, i) => {
+  // A unique field's sample may repeat (a country's code3 is a phrase's first three letters): a repeat is
+  // replaced by letters counting up, as long as the sample (codes), or the sample and a count (names).
+  const uniques = r.fields.filter((f) => f.unique && !f.secret).map((f) => ({ name: f.name, seen: new Set<unknown>(taken.get(f.name)), next: 0 }));
+  const letters = (k: number, length: number) =>
+    Array.from({ length }, (_, i) => String.fromCharCode(65 + (Math.floor(k / 26 ** (length - 1 - i)) % 26))).join('');
+  const fresh = () => {
     const values = sampler.record(r, { reference });
+    for (const u of uniques) {
+      const v = values[u.name];
+      if (typeof v !== 'string' || !u.seen.has(v)) {
+        u.seen.add(v);
+        continue;
+      }
+      let w: string;
+      do w = v.length <= 4 ? letters(u.next++, v.length) : `${v} ${(u.next++).toString(36)}`;
+      while (u.seen.has(w));
+      u.seen.add(w);
+      values[u.name] = w;
+    }
+    return values;
+  };
+  return ids.map((id, i) => {
+    const values = fresh();
     const at = new Date(now - YEAR + Math.floor((i / n) * YEAR)).toISOString();
     const row: Row = {};
     for (const c of columns) {
       if (c.name === 'id') row.id = id;
       else if (c.name === 'createdAt' || c.name === 'updatedAt') row[c.name] = at;
       else if (c.field?.secret) row[columnName(c.field)] = secretHash ?? null;
+      // Booleans are stored 0/1; a boolean the manifest gives no rule may come back from the sampler as text.
+      else if (c.field?.kind === 'boolean') row[c.name] = typeof values[c.field.name] === 'boolean' ? Number(values[c.field.name]) : sampler.rng.int(2);
       else if (c.field) row[c.name] = values[c.field.name] ?? null;
     }
     return row;
   });
 }
 
-async function insert(database: Database, r: ResourceDef, rows: Row[]) {
+async function insert(database: Database, r: ResourceDef, rows: Row[], log: (line: string) => void) {
+  // As many rows a statement as the engine's bound on parameters allows (SQLite 32,766, PostgreSQL 65,535).
+  const batch = Math.max(BATCH, Math.floor((database.engine === 'postgres' ? 65_000 : 32_000) / columnsOf(r).length));
+  const step = Math.max(batch, Math.ceil(rows.length / 10 / batch) * batch);
+  const t = Date.now();
   await database.db.transaction().execute(async (trx) => {
-    for (let i = 0; i < rows.length; i += BATCH) await trx.insertInto(r.name).values(rows.slice(i, i + BATCH)).execute();
+    for (let i = 0; i < rows.length; i += batch) {
+      await trx.insertInto(r.name).values(rows.slice(i, i + batch)).execute();
+      const done = Math.min(i + batch, rows.length);
+      if (rows.length >= BULK_FROM_ROWS && done % step < batch)
+        log(`    ${r.name}: ${done.toLocaleString('en')} of ${rows.length.toLocaleString('en')} rows (${Math.round(done / Math.max(1, (Date.now() - t) / 1000)).toLocaleString('en')} rows/s)`);
+    }
   });
+}
+
+/** Drops the indexes migrate derives from a resource's list options, so a bulk insert need not keep them up. */
+async function dropListIndexes(database: Database, r: ResourceDef) {
+  const { db, engine } = database;
+  const { rows } =
+    engine === 'postgres'
+      ? await sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = current_schema() and tablename = ${r.name}`.execute(db)
+      : await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = ${r.name}`.execute(db);
+  for (const { name } of rows)
+    if (name.startsWith(`${r.name}_`) && (name.endsWith('_idx') || name.endsWith('_trgm'))) await db.schema.dropIndex(name).ifExists().execute();
+}
+
+/** The row before 90% of the target's list, sorted as the bench's pages are: keyset paging's `after` for a deep page. */
+async function deepPage(database: Database, r: ResourceDef, rows: number): Promise<Seeded['deep']> {
+  const field = sortField(r);
+  const offset = Math.floor(rows * 0.9);
+  const { page } = listQueries(database.db, r, { sort: { field, order: 'ASC' }, start: offset - 1, end: offset - 1, equals: {} });
+  const before = await page.executeTakeFirst();
+  return before ? { offset, after: [before[field], before.id as string] } : undefined;
 }
 
 /** json-server's database: the same rows under the same resource names. */

@@ -4,7 +4,7 @@
  * fails when the manifest loads rather than at a user's click.
  */
 import { parseCall } from './call.ts';
-import { DIALOG_COMPONENTS, UPLOAD_ENDPOINTS, type DialogDef, type Embed, type ReadDef, type ResourceDef, type ResourceInput } from './types.ts';
+import { DIALOG_COMPONENTS, UPLOAD_ENDPOINTS, type DialogDef, type NotifyDef, type Embed, type ReadDef, type ResourceDef, type ResourceInput } from './types.ts';
 
 export function defineResource(input: ResourceInput): ResourceDef {
   const r: ResourceDef = {
@@ -49,6 +49,8 @@ export function defineResource(input: ResourceInput): ResourceDef {
     if (!op.handler) fail(`operation ${name} names no handler`);
   }
   for (const [type, d] of Object.entries(r.dialogs)) checkDialog(type, d, known, fail);
+  for (const [name, declared] of [...Object.entries(r.dialogs), ...Object.entries(r.operations)])
+    if ('notify' in declared && declared.notify) checkNotify(r, name, declared.notify, fail);
   if (r.owner) {
     const { field: ownerField, via } = r.owner;
     if (via ? fieldOf(via)?.kind !== 'reference' : !fieldNames.has(ownerField))
@@ -92,4 +94,19 @@ function checkRead(name: string, read: ReadDef, known: (n: string) => boolean, f
 function checkEmbed(embed: Embed, known: (n: string) => boolean, fail: (w: string) => never) {
   // Only the first level can be checked here; deeper levels name fields of other resources (registry checks).
   for (const [key, e] of Object.entries(embed)) if (!known(e.via)) fail(`embed '${key}' goes via unknown field`);
+}
+
+/**
+ * A notification's declaration: `'owner'` needs an owner found on the record itself, and no text may
+ * name a secret field (a password must never reach a notification).
+ */
+function checkNotify(r: ResourceDef, name: string, notify: NotifyDef | readonly NotifyDef[], fail: (w: string) => never) {
+  const secrets = new Set(r.fields.filter((f) => f.secret).map((f) => f.name));
+  for (const n of Array.isArray(notify) ? notify : [notify as NotifyDef]) {
+    if (n.to === 'owner' && (!r.owner || r.owner.via)) fail(`${name} notifies the owner, but the resource declares no owner field of its own`);
+    if (typeof n.to === 'object' && !n.to.field) fail(`${name} notifies a field but names none`);
+    if (!n.title.trim() || !n.message.trim() || !n.category.trim()) fail(`${name} notifies without a title, message or category`);
+    for (const [, field] of `${n.title} ${n.message}`.matchAll(/\{(\w+)\}/g))
+      if (secrets.has(field)) fail(`${name} notifies with the secret field '${field}'`);
+  }
 }

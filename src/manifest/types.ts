@@ -4,6 +4,7 @@
  * Nothing here imports React or Fastify: manifests must load in every one of those places.
  */
 import type { z } from 'zod';
+import type { NotificationWire } from '../features/notifications/contract.ts';
 
 /** Every role of the marketplace (spec §6). `user` is the buyer. */
 export const ROLES = ['admin', 'seller', 'dealer', 'agent', 'user', 'support'] as const;
@@ -208,6 +209,38 @@ interface DialogBase {
 export const DIALOG_COMPONENTS = ['commission'] as const;
 export type DialogComponent = (typeof DIALOG_COMPONENTS)[number];
 
+/**
+ * A notification the server sends after a call succeeded: the one declaration that makes an event notify
+ * (src/features/notifications/server/declared.ts carries it out). It is about the record the call
+ * answers (a create's or update's record, a handler's answer: a call answering none notifies nobody).
+ * Several may be declared (an array): each whose `when` matches is sent.
+ * The person who made the call is never notified of it. Example (a document's review):
+ * `notify: { to: 'owner', when: { status: 'REJECTED' }, title: 'Document rejected',
+ *   message: 'Your {kind} was rejected: {note}', type: 'error', category: 'documents' }`.
+ */
+export interface NotifyDef {
+  /**
+   * Who is told:
+   * - `'owner'`: the record's owner, by the resource's `owner.field` (a resource with an `owner`);
+   * - `'admins'`: every admin account that is not disabled;
+   * - `{ field }`: the user whose id the record holds in `field` (`{ field: 'sellerId' }`; `'id'` on an account).
+   */
+  to: 'owner' | 'admins' | { field: string };
+  /** Sent only when the record holds these values (`{ status: 'APPROVED' }`). Omit: always. */
+  when?: Record<string, string | number | boolean | null>;
+  /** The notification's title; `{field}` is replaced as in `message`. */
+  title: string;
+  /**
+   * The text; each `{field}` is replaced by the record's value (by the word its `choices` give it, where
+   * the declaring resource's field has them; empty when absent). A secret field cannot be named.
+   */
+  message: string;
+  /** The tone it is shown in. */
+  type: NotificationWire['type'];
+  /** Its `metadata.category`: what the bell groups and filters it by ('commission', 'documents', 'account'). */
+  category: string;
+}
+
 /** A dialog that sends a form to a call: create, update and action dialogs. */
 interface FormDialog extends DialogBase {
   /** The resource fields the form shows and the call sends, in order. */
@@ -229,6 +262,8 @@ interface FormDialog extends DialogBase {
    * add sends country as an object, update as a string).
    */
   wire?: Record<string, 'option'>;
+  /** Notifications sent after the call succeeded (see `NotifyDef`). */
+  notify?: NotifyDef | readonly NotifyDef[];
 }
 
 /** A create dialog: inserts a record from the picked fields. */
@@ -376,6 +411,8 @@ export interface OperationDef {
    * and no body (the recycle bin's Restore), then toasts `success` or `failure` and refreshes.
    */
   row?: { label: string; icon?: string; success: string; failure: string };
+  /** Notifications sent after the call succeeded (see `NotifyDef`). */
+  notify?: NotifyDef | readonly NotifyDef[];
 }
 
 /** Behaviours of the generated list screen beyond columns, filters and row dialogs. */

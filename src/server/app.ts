@@ -14,12 +14,19 @@ import './accounts/index.ts';
 import './email/index.ts';
 // The commission feature's handlers (products, site commission): registered before the routes check them.
 import '../features/commission/server.ts';
+// The notifications' handlers (the enhanced calls, the admin's): registered before the routes check them.
+import '../features/notifications/server/index.ts';
 import type { Database } from './db/connect.ts';
 import { HttpError, INTERNAL_ERROR } from './errors.ts';
 import { uniqueViolation } from './db/unique.ts';
 import { guardInput } from './input-guard.ts';
 import { ReadCache } from './db/read-cache.ts';
+import { NotificationHub } from '../features/notifications/server/hub.ts';
+// Web Push: its handlers register as the module loads; `registerPush` starts its sender per app.
+import { registerPush, type PushOptions } from '../features/push/server/index.ts';
 import { registerManifestRoutes } from './routes/index.ts';
+import { DEFAULT_REDIS_PREFIX, registerCluster } from './cluster/index.ts';
+import { registerRealtime } from './realtime/index.ts';
 import { registerFrontRoutes } from './front/index.ts';
 import { securityHeaders } from './security.ts';
 import { recordRoutes, registerDocs } from './openapi/index.ts';
@@ -49,6 +56,12 @@ export interface AppOptions {
   readCacheBytes?: number;
   /** Upload quota and rate of users who are not admins; what is left out comes from `UPLOAD_QUOTA_MB` / `UPLOAD_RATE_PER_MINUTE`. */
   uploadLimits?: Partial<UploadLimits>;
+  /** TESTS ONLY: lets subscriptions point at a stand-in push service on this machine (see `PushOptions`). */
+  push?: PushOptions;
+  /** Redis shared by the server nodes (socket.io's adapter, cross-node cache and session drops). Left out: `REDIS_URL`; none: one node. */
+  redisUrl?: string;
+  /** Names this cluster's Redis channels (clusters sharing one Redis need different ones). Left out: `REDIS_PREFIX`, else `marketplace`. */
+  redisPrefix?: string;
 }
 
 declare module 'fastify' {
@@ -58,8 +71,11 @@ declare module 'fastify' {
   }
 }
 
-export async function buildApp({ database, registry, clientDir, logger = false, uploadsDir, storage, trustProxy = parseTrustProxy(process.env.TRUST_PROXY), allowedOrigins = parseAllowedOrigins(process.env.ALLOWED_ORIGINS), readCacheBytes = parseReadCacheBytes(process.env.READ_CACHE_MB), uploadLimits }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ database, registry, clientDir, logger = false, uploadsDir, storage, trustProxy = parseTrustProxy(process.env.TRUST_PROXY), allowedOrigins = parseAllowedOrigins(process.env.ALLOWED_ORIGINS), readCacheBytes = parseReadCacheBytes(process.env.READ_CACHE_MB), uploadLimits, push, redisUrl = process.env.REDIS_URL || undefined, redisPrefix = process.env.REDIS_PREFIX || DEFAULT_REDIS_PREFIX }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({ logger, bodyLimit: 1024 * 1024, trustProxy });
+  // Before any route that may notify: the deliverers (socket, push) subscribe to this app's hub.
+  app.decorate('notifications', new NotificationHub((error) => app.log.error(error)));
+  await registerPush(app, database.db, push);
   // Before any route: the API document is tested against every route the app really has.
   recordRoutes(app);
   await app.register(fastifyCookie);
@@ -86,6 +102,9 @@ export async function buildApp({ database, registry, clientDir, logger = false, 
   // Other nodes may write to a shared PostgreSQL; SQLite's file belongs to this process alone.
   const cache = new ReadCache({ ttlMs: database.engine === 'postgres' ? 1000 : Number.POSITIVE_INFINITY, maxBytes: readCacheBytes });
   app.decorate('readCache', cache);
+  // The other nodes (REDIS_URL), then the realtime socket, whose adapter rides the same Redis.
+  await registerCluster(app, redisUrl, redisPrefix);
+  registerRealtime(app, { db: database.db, allowedOrigins, trustProxy });
   await registerUploads(app, {
     db: database.db,
     storage: storage ?? (uploadsDir ? new LocalStorage(uploadsDir) : storageOf(readUploadsConfig())),

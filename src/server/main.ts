@@ -4,7 +4,7 @@ import { registry } from '../../resources/index.ts';
 import { buildApp } from './app.ts';
 import { closeOnSignals } from './lifecycle.ts';
 import { readConfig, type Config } from './config.ts';
-import { connect } from './db/connect.ts';
+import { connect, exclusively } from './db/connect.ts';
 import { migrate } from './db/migrate.ts';
 import { DEMO_PASSWORD, demoEmail, seedIfEmpty } from './seed/index.ts';
 import { ROLES } from '../manifest/index.ts';
@@ -17,8 +17,11 @@ export const SERVER_LOGGER = { level: 'error' } as const;
 
 export async function startServer(config: Config = readConfig()) {
   const database = await connect({ url: config.databaseUrl, file: config.sqliteFile });
-  await migrate(database, registry);
-  const seeded = config.seed && (await seedIfEmpty(database.db, registry));
+  // One node at a time: several started together against one PostgreSQL would race to create and seed.
+  const seeded = await exclusively(database, async () => {
+    await migrate(database, registry);
+    return config.seed && (await seedIfEmpty(database.db, registry));
+  });
   const { trustProxy, allowedOrigins, uploadLimits } = config;
   const app = await buildApp({ database, registry, clientDir: resolve(config.clientDir), logger: SERVER_LOGGER, trustProxy, allowedOrigins, uploadLimits });
   app.addHook('onClose', () => database.close());

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { registry } from '../../resources/index.ts';
-import { connect, dropSchema, type Database } from '../../src/server/db/connect.ts';
+import { connect, dropSchema, exclusively, type Database } from '../../src/server/db/connect.ts';
+import { demoEmail, seedIfEmpty } from '../../src/server/seed/index.ts';
 import { migrate } from '../../src/server/db/migrate.ts';
 import { indexesOf } from '../../src/server/db/tables.ts';
 import { engines } from '../support/server.ts';
@@ -45,5 +46,34 @@ describe.each(engines)('migrations (%s)', (engine) => {
     await database.db.insertInto('notices').values({ id: 'a'.repeat(24), title: 'Old', message: 'Kept', type: 'info' }).execute();
     const row = await database.db.selectFrom('notices').select('version').where('id', '=', 'a'.repeat(24)).executeTakeFirstOrThrow();
     expect(Number(row.version)).toBe(1);
+  });
+});
+
+/**
+ * Nodes started together against one PostgreSQL: each migrates and seeds inside `exclusively` (what
+ * `startServer` does), so they take turns; without the lock both find the database empty, race to create
+ * the same tables (one fails) and both seed.
+ */
+describe.skipIf(!process.env.DATABASE_URL)('nodes starting together (postgres)', () => {
+  const schema = `test_together_${Date.now().toString(36)}`;
+  const databases: Database[] = [];
+  afterAll(async () => {
+    for (const d of databases) await d.close();
+    await dropSchema(process.env.DATABASE_URL!, schema);
+  });
+
+  it('migrate and seed one at a time: no failure, one set of demo accounts', async () => {
+    for (let i = 0; i < 3; i++) databases.push(await connect({ url: process.env.DATABASE_URL, schema }));
+    const seeded = await Promise.all(
+      databases.map((database) =>
+        exclusively(database, async () => {
+          await migrate(database, registry);
+          return seedIfEmpty(database.db, registry, { catalogue: false });
+        }),
+      ),
+    );
+    expect(seeded.filter(Boolean)).toHaveLength(1);
+    const admins = await databases[0].db.selectFrom('users').select('id').where('email', '=', demoEmail('admin')).execute();
+    expect(admins).toHaveLength(1);
   });
 });

@@ -48,7 +48,9 @@ export async function startTestServer(
       : await connect({ file: join(dir, 'test.sqlite') });
   await migrate(database, registry);
   await seedIfEmpty(database.db, registry, { catalogue: options.catalogue ?? false });
-  const app = await buildApp({ database, registry, clientDir: options.clientDir, uploadsDir: join(dir, 'uploads'), ...options.app });
+  // With REDIS_URL, each test server is a cluster of its own: test files running side by side on one
+  // Redis must not hear each other's writes and notifications.
+  const app = await buildApp({ database, registry, clientDir: options.clientDir, uploadsDir: join(dir, 'uploads'), redisPrefix: `test_${schema}`, ...options.app });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const cookies = new Map<Role, string>();
 

@@ -7,6 +7,7 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { vi } from 'vitest';
+import { BELL_LIST_PATH, EMPTY_BELL } from './fake-server.ts';
 import { registry } from '../../resources/index.ts';
 import type { ReferralTree } from '../../resources/referrals.ts';
 import { App } from '../../src/client/App.tsx';
@@ -41,7 +42,7 @@ function serve(role: Role, routes: Record<string, (call: Seen) => Answer> = {}, 
     const url = new URL(String(input instanceof Request ? input.url : input), 'http://localhost');
     const call = { method: (init?.method ?? 'GET').toUpperCase(), path: url.pathname, query: url.searchParams, body: init?.body ? JSON.parse(String(init.body)) : undefined };
     calls.push(call);
-    const route = routes[`${call.method} ${call.path}`];
+    const route = routes[`${call.method} ${call.path}`] ?? (call.path === BELL_LIST_PATH ? () => ({ body: EMPTY_BELL }) : undefined);
     const list = lists.get(call.path.replace(/\/$/, ''));
     const answer: Answer = route
       ? route(call)

@@ -25,7 +25,7 @@ function quietServer() {
 
 const sampler = createSampler({ seed: 9 });
 /** A parent's value as a reference holds it: an id, or a country's 2- or 3-letter code. */
-const parentValue = (f: FieldDef) => ({ code: 'BD', code3: 'BGD' })[f.referenceBy ?? ''] ?? 'p0000001';
+const parentValue = (f: FieldDef) => ({ code: 'BD', code3: 'BGD' })[f.referenceBy ?? ''] ?? '6552a1b0c3d4e5f607182930'; // ids are 24 hex digits (src/server/db/id.ts)
 const cases = registry.resources.flatMap((resource) =>
   Object.entries(resource.dialogs).map(([type, dialog]) => ({ type, resource, dialog })),
 );

@@ -3,6 +3,15 @@
  * a path (without the query) and a handler; unmatched calls fail the test loudly.
  */
 import { vi } from 'vitest';
+import { notifications } from '../../resources/notifications.ts';
+import { parseCall, urlOf } from '../../src/manifest/index.ts';
+
+/**
+ * The bell in every signed-in screen's app bar reads this call at once. Tests about something else
+ * get an empty list (no 'Failed to load notifications' toast over theirs) unless they answer it.
+ */
+export const BELL_LIST_PATH = urlOf(parseCall(notifications.operations.mine.call).path);
+export const EMPTY_BELL = { data: [], stats: { unreadCount: 0 } };
 
 export interface SeenCall {
   method: string;
@@ -31,7 +40,7 @@ export function fakeServer(routes: Record<string, Handler> = {}) {
     calls.push(call);
     // A component that refetches forever would otherwise grow this list until the worker dies.
     if (calls.length > 500) throw new Error(`fake server: over 500 calls, last ${method} ${url.pathname}`);
-    const handler = routes[`${method} ${url.pathname}`];
+    const handler = routes[`${method} ${url.pathname}`] ?? (method === 'GET' && url.pathname === BELL_LIST_PATH ? () => ({ body: EMPTY_BELL }) : undefined);
     if (!handler) throw new Error(`fake server: no route for ${method} ${url.pathname}`);
     const { status = 200, body, headers = {} } = handler(call);
     return new Response(body === undefined ? null : JSON.stringify(body), {

@@ -5,6 +5,7 @@
  */
 import { render, screen } from '@testing-library/react';
 import { vi } from 'vitest';
+import { BELL_LIST_PATH, EMPTY_BELL } from './fake-server.ts';
 import { registry } from '../../resources/index.ts';
 import { App } from '../../src/client/App.tsx';
 import { createAuthProvider } from '../../src/client/providers/auth.ts';
@@ -18,7 +19,7 @@ import { allows, ROLES, type Role } from '../../src/manifest/index.ts';
 function serve(role: Role) {
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
     const url = new URL(String(input instanceof Request ? input.url : input), 'http://localhost');
-    const body = url.pathname.endsWith('/getcurrentuser') ? { id: 'u1', name: 'Someone', email: 'a@b.test', role, image: null } : [];
+    const body = url.pathname.endsWith('/getcurrentuser') ? { id: 'u1', name: 'Someone', email: 'a@b.test', role, image: null } : url.pathname === BELL_LIST_PATH ? EMPTY_BELL : [];
     return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json', 'Content-Range': 'x 0-0/0' } });
   });
 }

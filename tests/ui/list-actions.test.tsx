@@ -8,6 +8,7 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { vi } from 'vitest';
+import { BELL_LIST_PATH, EMPTY_BELL } from './fake-server.ts';
 import { registry } from '../../resources/index.ts';
 import { App } from '../../src/client/App.tsx';
 import { createAuthProvider } from '../../src/client/providers/auth.ts';
@@ -40,6 +41,7 @@ function serve(role: Role, resource: ResourceDef, rows: Row[]) {
     const json = (body: unknown, headers: Record<string, string> = {}) =>
       new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json', ...headers } });
     if (url.pathname.endsWith('/getcurrentuser')) return json({ id: 'u1', name: 'Someone', email: 'a@b.test', role, image: null });
+    if (url.pathname === BELL_LIST_PATH) return json(EMPTY_BELL);
     const found = url.pathname === listPath ? rows : [];
     return json(found, { 'Content-Range': `${resource.name} 0-${Math.max(found.length - 1, 0)}/${found.length}` });
   });

@@ -6,6 +6,7 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { vi } from 'vitest';
+import { BELL_LIST_PATH, EMPTY_BELL } from './fake-server.ts';
 import { registry } from '../../resources/index.ts';
 import { App } from '../../src/client/App.tsx';
 import { createAuthProvider } from '../../src/client/providers/auth.ts';
@@ -29,6 +30,7 @@ function serve(role: Role, resource: ResourceDef, rows: Row[], defaultId: string
     const json = (body: unknown, headers: Record<string, string> = {}) =>
       new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json', ...headers } });
     if (url.pathname.endsWith('/getcurrentuser')) return json({ id: 'u1', name: 'Someone', email: 'a@b.test', role, image: null });
+    if (url.pathname === BELL_LIST_PATH) return json(EMPTY_BELL);
     if (url.pathname === defaultPath) return json({ id: defaultId, record: rows.find((r) => r.id === defaultId) ?? null });
     const found = url.pathname === listPath ? rows : [];
     return json(found, { 'Content-Range': `${resource.name} 0-${Math.max(found.length - 1, 0)}/${found.length}` });
@@ -41,7 +43,7 @@ function showList(resource: ResourceDef) {
 }
 
 /** A parent's value as a reference holds it: an id, or a country's 2- or 3-letter code. */
-const parentValue = (f: FieldDef) => ({ code: 'BD', code3: 'BGD' })[f.referenceBy ?? ''] ?? 'p0000001';
+const parentValue = (f: FieldDef) => ({ code: 'BD', code3: 'BGD' })[f.referenceBy ?? ''] ?? '6552a1b0c3d4e5f607182930'; // ids are 24 hex digits (src/server/db/id.ts)
 const rowsOf = (resource: ResourceDef, n: number, extra: (i: number) => Row = () => ({})): Row[] =>
   Array.from({ length: n }, (_, i) => ({ id: `r${i + 1}`, version: 1, ...sampler.record(resource, { reference: parentValue }), ...extra(i) }));
 

@@ -19,7 +19,28 @@ import { useDialogAddress } from './deep-link.ts';
 import { DiscardConfirm } from './discard.tsx';
 import { CustomDialogBody } from './custom.tsx';
 
-const FormDialogBody = lazy(() => import('./FormDialog.tsx'));
+/**
+ * The form dialogs' code (RJSF with it), fetched once: by the first form dialog opened or, sooner, when
+ * the browser is idle after sign-in (below), so the first dialog opens without waiting for it. A failed
+ * fetch (offline) is forgotten, so the next attempt fetches again.
+ */
+let formDialogCode: ReturnType<typeof fetchFormDialog> | undefined;
+const fetchFormDialog = () => import('./FormDialog.tsx');
+const loadFormDialog = () => (formDialogCode ??= fetchFormDialog().catch((error: unknown) => {
+  formDialogCode = undefined;
+  throw error;
+}));
+const FormDialogBody = lazy(loadFormDialog);
+
+/** Runs `task` when the browser has nothing else to do (a timer where requestIdleCallback is missing); answers a cancel. */
+function whenIdle(task: () => void): () => void {
+  if (typeof requestIdleCallback === 'function') {
+    const id = requestIdleCallback(task, { timeout: 5000 });
+    return () => cancelIdleCallback(id);
+  }
+  const id = setTimeout(task, 1000);
+  return () => clearTimeout(id);
+}
 
 interface Shown {
   type: string;
@@ -81,6 +102,8 @@ export function DialogHost({ children, registry = defaultRegistry }: { children?
   const api = useMemo<DialogApi>(() => ({ openDialog, closeDialog }), [openDialog, closeDialog]);
 
   useEffect(() => registerDialogHost(api), [api]);
+  // The host mounts with the layout, after sign-in: the sign-in page never loads the form code.
+  useEffect(() => whenIdle(() => void loadFormDialog().catch(() => {})), []);
 
   const found = shown ? registry.dialog(shown.type) : undefined;
   let body: ReactNode = null;

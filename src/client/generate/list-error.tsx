@@ -38,8 +38,17 @@ export function ListError({ title }: { title: string }) {
   );
 }
 
-/** react-admin's Pagination, shown only while the list has an answer to count: never beside an error. */
+/**
+ * react-admin's Pagination, shown only while the list has an answer to count: never beside an error.
+ * A total the server estimated (`meta.totalEstimated`, see providers/data.ts) reads "1-25 of about 1,000,000".
+ */
 export function ListPagination() {
-  const { error } = useListContext();
-  return error ? null : <Pagination />;
+  const { error, meta } = useListContext();
+  if (error) return null;
+  // Pagination passes its other props on to MUI's TablePagination (after its own label), though its type leaves this one out.
+  return meta?.totalEstimated ? <Pagination {...({ labelDisplayedRows: aboutRange } as object)} /> : <Pagination />;
+}
+
+function aboutRange({ from, to, count }: { from: number; to: number; count: number }) {
+  return `${from}-${to} of about ${count.toLocaleString('en')}`;
 }

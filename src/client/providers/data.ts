@@ -18,6 +18,7 @@ import {
 } from 'react-admin';
 import { fillPath, parseCall, urlOf, type Registry, type ResourceDef } from '../../manifest/index.ts';
 import { httpClient } from './http.ts';
+import { ESTIMATED_HEADER } from '../../domain/list-total.ts';
 
 /** The URL path of a resource's list read, without its leading slash (the provider adds it). */
 export function listPath(resource: ResourceDef): string {
@@ -68,7 +69,15 @@ export function createDataProvider(registry: Registry | (() => Promise<Registry>
   async function getList(name: string, params: GetListParams) {
     const resource = await resourceOf(name);
     if (pagesByNumber(resource)) return pageList(http, listPath(resource), params);
-    return rest.getList(listPath(resource), params);
+    // The answer's headers, seen on the way: an estimated total (large PostgreSQL lists) is shown as "about N".
+    let estimated = false;
+    const seeing: typeof http = async (url, options) => {
+      const answer = await http(url, options);
+      estimated = answer.headers.get(ESTIMATED_HEADER) === 'true';
+      return answer;
+    };
+    const result = await simpleRestProvider('', seeing).getList(listPath(resource), params);
+    return estimated ? { ...result, meta: { ...result.meta, totalEstimated: true } } : result;
   }
 
   async function getMany(name: string, params: GetManyParams) {

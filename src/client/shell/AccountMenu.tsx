@@ -9,6 +9,7 @@ import { Avatar, Button, IconButton, Menu, Tooltip, useMediaQuery, type Theme } 
 import AccountCircle from '@mui/icons-material/AccountCircle';
 import { Logout, UserMenuContextProvider, useGetIdentity } from 'react-admin';
 import { ProfileMenuItem } from './ProfileMenuItem.tsx';
+import { PushMenuItem } from '../../features/push/client/PushMenuItem.tsx';
 
 export function AccountMenu() {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
@@ -36,6 +37,7 @@ export function AccountMenu() {
       <UserMenuContextProvider value={context}>
         <Menu id="account-menu" disableScrollLock anchorEl={anchor} open={!!anchor} onClose={onClose}>
           <ProfileMenuItem onClose={onClose} />
+          <PushMenuItem />
           <Logout />
         </Menu>
       </UserMenuContextProvider>

@@ -10,11 +10,16 @@ import { AccountMenu } from './AccountMenu.tsx';
 import { PasswordGate } from './ChoosePassword.tsx';
 import { GroupedMenu } from './Menu.tsx';
 import { AffiliateSender } from '../areas/AffiliateSender.tsx';
+import { NotificationBell } from '../../features/notifications/client/NotificationBell.tsx';
+import { NotificationSocketProvider } from '../../features/notifications/client/SocketProvider.tsx';
+import { PushOptIn } from '../../features/push/client/PushOptIn.tsx';
+import { PushBanner } from '../../features/push/client/PushBanner.tsx';
 
 function AppTitleBar(props: AppBarProps) {
   return (
     <AppBar {...props} userMenu={<AccountMenu />}>
       <TitlePortal component="h1" variant="h6" />
+      <NotificationBell />
     </AppBar>
   );
 }
@@ -24,15 +29,23 @@ export function AppLayout({ children }: { children: ReactNode }) {
   // before all of it: an account with a one-time password chooses its own first (ChoosePassword.tsx).
   return (
     <PasswordGate>
-      <DialogHost>
-        {/* The content may shrink below what its widest row asks: a wide list scrolls inside its own
-            table, never the page sideways (a 640 px window, or 200 % zoom, beside the open menu). */}
-        <Layout menu={GroupedMenu} appBar={AppTitleBar} sx={{ minWidth: 0, '& .RaLayout-appFrame, & .RaLayout-contentWithSidebar, & .RaLayout-content': { minWidth: 0 } }}>
-          {/* A referral link's kept code is sent once the account is known (areas/affiliate.ts). */}
-          <AffiliateSender />
-          {children}
-        </Layout>
-      </DialogHost>
+      {/* One realtime socket for the signed-in session; the layout goes at sign-out and closes it. */}
+      <NotificationSocketProvider>
+        {/* Web Push: its state, for the account menu's toggle and the opt-in banner. */}
+        <PushOptIn>
+          <DialogHost>
+            {/* The content may shrink below what its widest row asks: a wide list scrolls inside its own
+                table, never the page sideways (a 640 px window, or 200 % zoom, beside the open menu). */}
+            <Layout menu={GroupedMenu} appBar={AppTitleBar} sx={{ minWidth: 0, '& .RaLayout-appFrame, & .RaLayout-contentWithSidebar, & .RaLayout-content': { minWidth: 0 } }}>
+              {/* A referral link's kept code is sent once the account is known (areas/affiliate.ts). */}
+              <AffiliateSender />
+              {/* Spec §4: the push opt-in banner, in the content's flow (it covers nothing). */}
+              <PushBanner />
+              {children}
+            </Layout>
+          </DialogHost>
+        </PushOptIn>
+      </NotificationSocketProvider>
     </PasswordGate>
   );
 }

@@ -10,6 +10,46 @@ export const SESSION_DAYS = 7;
 
 const digest = (token: string) => createHash('sha256').update(token).digest('base64url');
 
+/** The stored id of a session token (its SHA-256): what the realtime socket names a session's room by. */
+export const sessionIdOf = digest;
+
+/** Sessions that ended: one (signed out) or all of a user's (disabled, replaced, new password). */
+export type EndedSessions = { sessionId: string } | { userId: string };
+type EndedListener = (ended: EndedSessions) => void | Promise<void>;
+const endedListeners = new Set<EndedListener>();
+
+/**
+ * Told after sessions are deleted, so what holds them beyond this cache lets go: the realtime socket
+ * drops their sockets, the cluster tells the other nodes to forget them (src/server/cluster). Process-wide
+ * like the cache itself. Answers the unsubscribe.
+ */
+export function onSessionsEnded(listener: EndedListener): () => void {
+  endedListeners.add(listener);
+  return () => endedListeners.delete(listener);
+}
+
+/** Drops cached lookups of ended sessions on this node (what another node's `endSession(sOf)` asks). */
+export function forgetSessions(ended: EndedSessions) {
+  if ('sessionId' in ended) recent.delete(ended.sessionId);
+  else for (const [id, hit] of recent) if (hit.user?.id === ended.userId) recent.delete(id);
+}
+
+/** Drops every cached lookup (this node may have missed sessions ended elsewhere). */
+export function forgetAllSessions() {
+  recent.clear();
+}
+
+async function tellEnded(ended: EndedSessions) {
+  // A listener's failure (Redis away) must not fail the sign-out or the account change that ended them.
+  await Promise.all([...endedListeners].map(async (listener) => {
+    try {
+      await listener(ended);
+    } catch (error) {
+      console.error(error);
+    }
+  }));
+}
+
 export async function createSession(db: Db, userId: string): Promise<{ token: string; expires: Date }> {
   const token = randomBytes(32).toString('base64url');
   const expires = new Date(Date.now() + SESSION_DAYS * 86_400_000);
@@ -23,7 +63,7 @@ export async function createSession(db: Db, userId: string): Promise<{ token: st
 /**
  * Sessions looked up in the last few seconds, so a busy admin's requests do not each cost two queries.
  * Signing out here drops the entry at once; on other server nodes (shared PostgreSQL) a signed-out
- * session or a changed role is honoured within CACHE_MS.
+ * session is dropped when Redis tells them (src/server/cluster), and a changed role is honoured within CACHE_MS.
  */
 const CACHE_MS = 5_000;
 const CACHE_MAX = 10_000;
@@ -50,16 +90,19 @@ export async function userOfSession(db: Db, token: string | undefined): Promise<
 
 export async function endSession(db: Db, token: string | undefined) {
   if (!token) return;
-  recent.delete(digest(token));
-  await db.deleteFrom('sessions').where('id', '=', digest(token)).execute();
+  const sessionId = digest(token);
+  forgetSessions({ sessionId });
+  await db.deleteFrom('sessions').where('id', '=', sessionId).execute();
+  await tellEnded({ sessionId });
 }
 
 /**
  * Ends every session of a user at once (an account replaced, disabled or given a new password): its
- * next request answers 401. The cache is dropped too, so this node forgets them now; other nodes hold a
- * cached session at most CACHE_MS.
+ * next request answers 401. The cache is dropped too, so this node forgets them now; other nodes are told
+ * (with REDIS_URL) before this answers, else hold a cached session at most CACHE_MS. Their sockets close.
  */
 export async function endSessionsOf(db: Db, userId: string) {
-  for (const [id, hit] of recent) if (hit.user?.id === userId) recent.delete(id);
+  forgetSessions({ userId });
   await db.deleteFrom('sessions').where('userId', '=', userId).execute();
+  await tellEnded({ userId });
 }

@@ -28,6 +28,14 @@ export interface ListQuery {
   equals: Record<string, string | number | (string | number)[]>;
   /** Date ranges, both ends included, as ISO instants (`2024-05-01T00:00:00.000Z`): `createdAt_gte`, `createdAt_lte`. */
   ranges?: Record<string, DateRange>;
+  /**
+   * Keyset paging (`after=["<sort value>","<id>"]`, the last row of the page before): the page starts
+   * right after that row in the sort's order instead of skipping `start` rows, so a page deep in a
+   * million rows is read as fast as the first (an offset reads every row it skips). `range` still
+   * gives the page's size and the numbers in `Content-Range`. Optional: ra-data-simple-rest never
+   * sends it and pages by offset as before. Rows whose sort value is empty are not reached this way.
+   */
+  after?: [string | number, string];
 }
 
 /** The ends of a date range filter, either or both. */
@@ -194,5 +202,19 @@ export function parseListQuery(r: ResourceDef, query: Record<string, unknown>, o
       throw badRequest(`Filter '${key}' may list at most ${MAX_FILTER_VALUES} values.`);
     equals[key] = Array.isArray(value) ? value.map((v) => storedValue(f, v, key)) : storedValue(f, value, key);
   }
-  return { sort: sortBy, start, end, q, equals, ...(Object.keys(ranges).length ? { ranges } : {}) };
+  const after = options.paging === 'page' ? undefined : parseAfter(r, sortBy.field, query.after);
+  return { sort: sortBy, start, end, q, equals, ...(Object.keys(ranges).length ? { ranges } : {}), ...(after ? { after } : {}) };
+}
+
+/** `after=["<sort value>","<id>"]`: the sort field's value as stored (a number for `sortAs: 'number'`) and an id. */
+function parseAfter(r: ResourceDef, sortField: string, raw: unknown): ListQuery['after'] {
+  const after = parseJson(raw, 'after');
+  if (after === undefined) return undefined;
+  if (!Array.isArray(after) || after.length !== 2 || typeof after[1] !== 'string' || after[0] === null || typeof after[0] === 'object')
+    throw badRequest(`Malformed after: ["<${sortField}>", "<id>"], the last row of the page before.`);
+  const f = r.fields.find((x) => x.name === sortField);
+  // A text field sorted by its numeric value pages by that value.
+  const byNumber = f?.sortAs === 'number' && f.storage === 'text';
+  const value = byNumber ? storedValue({ ...f, storage: 'integer' }, after[0], 'after') : storedValue(f, after[0], 'after');
+  return [value, after[1]];
 }

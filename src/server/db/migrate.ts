@@ -7,6 +7,7 @@ import type { Registry } from '../../manifest/index.ts';
 import type { Database, Engine } from './connect.ts';
 import { columnsOf, createIndex, indexesOf, type ColumnDef } from './tables.ts';
 import { migrateSettings } from '../settings/index.ts';
+import { migrateSearch } from './search.ts';
 
 function sqlType(storage: ColumnDef['storage'], engine: Engine) {
   if (storage === 'real') return engine === 'postgres' ? 'double precision' : 'real';
@@ -53,6 +54,7 @@ export async function migrate(database: Database, registry: Registry) {
     if (have) await dropStaleIndexes(database, r.name, new Set(indexes.map((i) => i.name)));
   }
   if (engine === 'postgres') await trigramIndexes(database, registry);
+  await migrateSearch(database, registry);
   await migrateInfrastructure(db);
 }
 

@@ -60,6 +60,17 @@ export function weigh(value: unknown): number {
   return bytes;
 }
 
+/**
+ * The other server nodes, when there are any (src/server/cluster): told of every write here, and able
+ * to say whether this node hears theirs. While it cannot, nothing is served from or kept in the cache.
+ */
+export interface ReadCachePeers {
+  /** Tell the other nodes that `table` was written; settles once they have dropped its answers (or gave up waiting). */
+  publish(table: string): Promise<void>;
+  /** Whether this node is hearing the other nodes' writes now. */
+  listening(): boolean;
+}
+
 export class ReadCache {
   /** In order of use: the first is the least recently used. */
   private readonly entries = new Map<string, Entry>();
@@ -71,6 +82,9 @@ export class ReadCache {
   private held = 0;
   /** Where the sweep goes on from; a Map's iterator sees entries added and moved after it started. */
   private cursor: Iterator<[string, Entry]> | undefined;
+  private peers: ReadCachePeers | undefined;
+  /** Tellings of this node's writes to the other nodes not yet settled (see `published`). */
+  private readonly publishing = new Set<Promise<void>>();
 
   constructor({ ttlMs = Number.POSITIVE_INFINITY, maxBytes = DEFAULT_READ_CACHE_BYTES, maxEntryBytes, now = Date.now }: ReadCacheOptions = {}) {
     this.ttlMs = ttlMs;
@@ -124,6 +138,8 @@ export class ReadCache {
    * what `compute` answers, kept for next time. `tables` must be the same for a key every time.
    */
   async get<T>(key: string, tables: readonly string[], compute: () => Promise<T>): Promise<T> {
+    // Deaf to the other nodes' writes (Redis away): any kept answer may be stale, so none is used.
+    if (this.peers && !this.peers.listening()) return compute();
     const now = this.now();
     this.sweep(now);
     const hit = this.entries.get(key);
@@ -156,8 +172,36 @@ export class ReadCache {
     }
   }
 
-  /** A write changed `table`: every answer read from it is stale. */
+  /** A write changed `table`: every answer read from it is stale, here and (with peers) on the other nodes. */
   invalidate(table: string) {
+    this.invalidateHere(table);
+    if (!this.peers) return;
+    const telling = this.peers.publish(table).catch(() => undefined);
+    this.publishing.add(telling);
+    void telling.finally(() => this.publishing.delete(telling));
+  }
+
+  /** Another node wrote `table`: drops this node's answers read from it, telling nobody. */
+  invalidateHere(table: string) {
     this.generations.set(table, (this.generations.get(table) ?? 0) + 1);
+  }
+
+  /** Every table written anywhere (this node missed the others' writes for a while). */
+  invalidateAll() {
+    for (const table of this.generations.keys()) this.invalidateHere(table);
+    for (const [key, entry] of this.entries) this.drop(key, entry);
+  }
+
+  /** Connects the other nodes (src/server/cluster). */
+  connectPeers(peers: ReadCachePeers | undefined) {
+    this.peers = peers;
+  }
+
+  /**
+   * Settles when every telling of a write begun before now has: a write's answer waits for it
+   * (src/server/cluster), so whoever got the answer finds the write on any node next.
+   */
+  async published(): Promise<void> {
+    if (this.publishing.size) await Promise.all(this.publishing);
   }
 }

@@ -8,6 +8,8 @@ import type { Embed, Registry, ResourceDef } from '../../manifest/index.ts';
 import type { ListQuery } from './list-query.ts';
 import type { ReadCache } from './read-cache.ts';
 import { columnName, sortKeyOf } from './tables.ts';
+import { PAGE_BY_SCAN_ABOVE, searchCondition, searchFieldsOf, searchOnlyCount } from './search.ts';
+import { countRows, isSqlite } from './count.ts';
 
 export type Row = Record<string, unknown>;
 export type Db = Kysely<any>;
@@ -39,15 +41,11 @@ export function toStoredBoolean(value: unknown): number | null {
   return value === true || value === 1 || value === '1' || value === 'true' ? 1 : 0;
 }
 
-function likePattern(q: string) {
-  return `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /**
  * The two queries behind a list answer: the page and its count. Built apart from running them so the
  * query-plan test can EXPLAIN exactly what the server runs.
  */
-export function listQueries(db: Db, r: ResourceDef, query: ListQuery, scope?: Scope, narrow?: Narrow) {
+export function listQueries(db: Db, r: ResourceDef, query: ListQuery, scope?: Scope, narrow?: Narrow, searchBy: 'index' | 'scan' = 'index') {
   let base = narrow ? narrow(db.selectFrom(r.name)) : db.selectFrom(r.name);
   const equals = { ...query.equals, ...scope };
   for (const [key, value] of Object.entries(equals))
@@ -61,37 +59,51 @@ export function listQueries(db: Db, r: ResourceDef, query: ListQuery, scope?: Sc
     if (gte !== undefined) base = base.where(key, '>=', gte);
     if (lte !== undefined) base = base.where(key, '<=', lte);
   }
-  const searchable = r.fields.filter((f) => f.searchable);
-  if (query.q && searchable.length) {
-    const pattern = likePattern(query.q);
-    base = base.where((eb) =>
-      eb.or(searchable.map((f) => eb(sql`lower(${sql.ref(f.name)})`, 'like', sql`${pattern} escape '\\'`))),
-    );
-  }
+  // Read from the engine's search index (search.ts), with the meaning of a plain scan.
+  if (query.q && searchFieldsOf(r).length) base = base.where(searchCondition(db, r, query.q, searchBy));
   const direction = query.sort.order === 'ASC' ? 'asc' : 'desc';
   // A `sortAs: 'number'` field orders by its numeric value, the very expression its index holds.
-  let page = base.selectAll().orderBy(sortKeyOf(r, query.sort.field), direction);
+  const key = sortKeyOf(r, query.sort.field);
+  let page = base.selectAll().orderBy(key, direction);
   // The tie-break keeps pages from repeating or skipping rows that share a sort value; it runs in the
   // sort's direction so one `(field, id)` index, read forwards or backwards, gives the whole order.
   // A unique field orders every row by itself.
   const unique = query.sort.field === 'id' || r.fields.some((f) => f.name === query.sort.field && f.unique);
   if (!unique) page = page.orderBy('id', direction);
+  if (query.after) {
+    // Keyset paging: the rows after the given one in this very order, sought in the same index.
+    const [value, id] = query.after;
+    const k = typeof key === 'string' ? sql.ref(key) : key;
+    const beyond = sql.raw(direction === 'asc' ? '>' : '<');
+    page = page.where(unique ? sql<boolean>`${k} ${beyond} ${value}` : sql<boolean>`(${k}, ${sql.ref('id')}) ${beyond} (${value}, ${id})`);
+  }
   return {
-    page: page.limit(query.end - query.start + 1).offset(query.start),
-    count: base.select((eb) => eb.fn.countAll().as('total')),
+    page: page.limit(query.end - query.start + 1).offset(query.after ? 0 : query.start),
+    // A search alone (no filter, scope or reach) is counted in the search index itself.
+    count: (query.q && !narrow && !Object.keys(equals).length && !query.ranges && searchFieldsOf(r).length
+      ? searchOnlyCount(db, r, query.q)
+      : undefined) ?? base.select((eb) => eb.fn.countAll().as('total')),
+    /** The rows the list selects, unordered: what a bounded count or an estimate reads (count.ts). */
+    matched: base.select(sql<number>`1`.as('one')),
     filtered: !!narrow || Object.keys(equals).length > 0 || !!query.q || Object.keys(query.ranges ?? {}).length > 0,
   };
 }
 
 export async function list(db: Db, r: ResourceDef, query: ListQuery, scope?: Scope, cache?: ReadCache, narrow?: Narrow) {
-  const { page, count, filtered } = listQueries(db, r, query, scope, narrow);
-  const total = async () => Number((await count.executeTakeFirstOrThrow()).total);
+  const { page, count, matched, filtered } = listQueries(db, r, query, scope, narrow);
+  const total = () => countRows(db, matched, count);
+  if (query.q && isSqlite(db)) {
+    // SQLite: the count (from the trigram index) first; a common needle's page is then read in sort order (search.ts).
+    const n = await total();
+    const rows = await (n.total > PAGE_BY_SCAN_ABOVE ? listQueries(db, r, query, scope, narrow, 'scan').page : page).execute();
+    return { rows: rows.map((row) => toRecord(r, row)!), ...n };
+  }
   // A whole table's count is the same for every page of it: counted once between writes.
   const [rows, n] = await Promise.all([
     page.execute(),
     !filtered && cache ? cache.get(`count ${r.name}`, [r.name], total) : total(),
   ]);
-  return { rows: rows.map((row) => toRecord(r, row)!), total: n };
+  return { rows: rows.map((row) => toRecord(r, row)!), ...n };
 }
 
 export async function findBy(db: Db, r: ResourceDef, field: string, value: unknown): Promise<Row | undefined> {

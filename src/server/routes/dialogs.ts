@@ -23,6 +23,7 @@ import { createRecord, removeRecord, StaleVersion, updateRecord, type WriteConte
 import { etagOf, ifMatchOf } from './versions.ts';
 import { ownedInput, reachableRow, reachOf } from '../db/ownership.ts';
 import { afterRemove, callHandler, validBody, type AfterRemove, type Handlers } from './handlers.ts';
+import { notificationsOf, notifyDeclared } from '../../features/notifications/server/declared.ts';
 
 /** What a write takes from the request besides its body. */
 export function writeContext(request: FastifyRequest, r?: ResourceDef): WriteContext {
@@ -139,6 +140,8 @@ export function registerDialog(
         // Also after a failure: an action handler may have written before it failed.
         invalidate(r.name);
       }
+      // The manifest's `notify`: after the write committed, about the record it answers.
+      if ('notify' in d && d.notify) await notifyDeclared(request, db, registry, r, notificationsOf(d), result);
       if (d.kind === 'create' && !reply.sent) reply.code(201);
       const version = (result as { version?: unknown } | undefined)?.version;
       if ((d.kind === 'create' || d.kind === 'update') && version !== undefined && !reply.sent) reply.header('ETag', etagOf(version));

@@ -10,6 +10,7 @@ import type { ReadCache } from '../db/read-cache.ts';
 import { answer } from './dialogs.ts';
 import { callHandler, validBody, type Handlers } from './handlers.ts';
 import { reachableRow } from '../db/ownership.ts';
+import { notificationsOf, notifyDeclared } from '../../features/notifications/server/declared.ts';
 
 export function registerOperation(
   app: FastifyInstance,
@@ -48,6 +49,8 @@ export function registerOperation(
         } finally {
           invalidate(r.name);
         }
+        // The manifest's `notify`: after the call succeeded, about the record it answers.
+        if (op.notify) await notifyDeclared(request, db, registry, r, notificationsOf(op), result);
         return answer(reply, result);
       },
     });

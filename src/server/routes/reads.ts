@@ -22,10 +22,12 @@ import { guard } from '../auth/guard.ts';
 import { embed, embeddedTables, findBy, list, listQueries, toRecord, type Db, type Narrow, type Row, type Scope } from '../db/repository.ts';
 import { accountsWhere, findReachable, reachOf, reachTables, whereReachable, type Reach } from '../db/ownership.ts';
 import { parseListQuery, storedValue, type ListQuery } from '../db/list-query.ts';
+import { ESTIMATED_HEADER } from '../db/count.ts';
 import type { ReadCache } from '../db/read-cache.ts';
 import { notFound } from '../errors.ts';
 import { etagOf } from './versions.ts';
 import { csvChunks, sendCsv, wantsCsv } from './export.ts';
+import { responseOptionsOf, serialize } from './response-schemas.ts';
 
 type Params = Record<string, string>;
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -58,12 +60,14 @@ export function registerRead(
   const { path } = parseCall(read.call);
   const url = routerPath(urlOf(path));
   const preHandler = guard(read.access ?? r.access.read);
+  // The answer's schema, from the manifest, and its serialiser (response-schemas.ts).
+  const options = { preHandler, ...responseOptionsOf(registry, r, read) };
   // The specification writes some reads both ways (`GET /social-links?type=` and `GET /social-links/`):
   // a read declared with a trailing slash answers without it too.
   const alias = url.length > 1 && url.endsWith('/') ? url.slice(0, -1) : undefined;
   const get: Get = (handler) => {
-    app.get(url, { preHandler }, handler);
-    if (alias && !app.hasRoute({ method: 'GET', url: alias })) app.get(alias, { preHandler }, handler);
+    app.get(url, options, handler);
+    if (alias && !app.hasRoute({ method: 'GET', url: alias })) app.get(alias, options, handler);
   };
 
   switch (read.kind) {
@@ -80,29 +84,45 @@ export function registerRead(
 
 type Get = (handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) => void;
 
+interface Owned {
+  reach: Reach;
+  narrow: Narrow | undefined;
+  tables: readonly string[];
+}
+
 /**
  * What ownership asks of a read by this request's user: its reach, the narrowing of a list query (none
- * when every row is reached), and the tables the reach reads (a team is read from `users`).
+ * when every row is reached), and the tables the reach reads (a team is read from `users`). Made once
+ * for a reach that reads every row (no owner, or a role that sees all), which is no one's in particular.
  */
-function ownershipOf(registry: Registry, r: ResourceDef, request: FastifyRequest) {
+function ownershipOf(registry: Registry, r: ResourceDef, request: FastifyRequest, all: Owned): Owned {
   const reach: Reach = reachOf(r, request.user);
-  const narrow: Narrow | undefined = reach.kind === 'all' ? undefined : (query) => whereReachable(registry, r, reach, query);
-  return { reach, narrow, tables: reachTables(registry, r, reach) };
+  if (reach.kind === 'all') return all;
+  return { reach, narrow: (query) => whereReachable(registry, r, reach, query), tables: reachTables(registry, r, reach) };
 }
+
+/** The reach of every row, for `ownershipOf`. */
+const ALL_ROWS: Owned = { reach: { kind: 'all', key: '' }, narrow: undefined, tables: [] };
+
+/** The tables an answer is read from: the read's own and, when the reach reads others, those too. */
+const withOwned = (tables: readonly string[], owned: Owned) => (owned.tables.length ? [...tables, ...owned.tables] : tables);
 
 function registerOne(get: Get, url: string, db: Db, registry: Registry, r: ResourceDef, read: OneRead, cache: ReadCache) {
   const by = read.by ?? 'id';
+  const byField = fieldOf(r, by);
+  // The path's one parameter, when the value is not fixed.
+  const param = parseCall(read.call).params[0];
   const tables = [r.name, ...embeddedTables(registry, r, read.embed)];
   get(async (request, reply) => {
     // A fixed value (`/site-settings/delivery-time-notice`), else the path's one parameter; as stored,
     // so `/countries/7` and `/countries/07` share an entry (and a malformed one is a 400, never kept).
-    const value = storedValue(fieldOf(r, by), read.value ?? Object.values(request.params as Params)[0], by);
+    const value = storedValue(byField, read.value ?? (request.params as Params)[param], by);
     // Another owner's record is answered as one that does not exist.
-    const owned = ownershipOf(registry, r, request);
-    const answer = await cache.get(`one ${url} ${typeof value} ${value} ${owned.reach.key}`, [...tables, ...owned.tables], async (): Promise<Answer> => {
+    const owned = ownershipOf(registry, r, request, ALL_ROWS);
+    const answer = await cache.get(`one ${url} ${typeof value} ${value} ${owned.reach.key}`, withOwned(tables, owned), async (): Promise<Answer> => {
       const row = toRecord(r, await findReachable(db, registry, r, owned.reach, by, value));
       if (!row) throw notFound(`${r.label} not found.`);
-      const body = JSON.stringify(read.embed ? (await embed(db, registry, r, [row], read.embed))[0] : row);
+      const body = serialize(reply, read.embed ? (await embed(db, registry, r, [row], read.embed))[0] : row);
       // The version an update dialog sends back as If-Match.
       return { body, headers: { ETag: etagOf(row.version) } };
     });
@@ -114,12 +134,12 @@ function registerGrouped(get: Get, url: string, db: Db, registry: Registry, r: R
   const query: ListQuery = { sort: r.sort, start: 0, end: MAX_GROUPED - 1, equals: {} };
   get(async (request, reply) => {
     // The query is fixed: every request of this read by users of one reach is the same one.
-    const owned = ownershipOf(registry, r, request);
-    const answer = await cache.get(`grouped ${url} ${owned.reach.key}`, [r.name, ...owned.tables], async (): Promise<Answer> => {
+    const owned = ownershipOf(registry, r, request, ALL_ROWS);
+    const answer = await cache.get(`grouped ${url} ${owned.reach.key}`, withOwned([r.name], owned), async (): Promise<Answer> => {
       const rows = (await listQueries(db, r, query, undefined, owned.narrow).page.execute()).map((row) => toRecord(r, row)!);
       const groups: Record<string, Row[]> = {};
       for (const row of rows) (groups[String(row[read.by] ?? '')] ??= []).push(row);
-      return { body: JSON.stringify(groups) };
+      return { body: serialize(reply, groups) };
     });
     return sendAnswer(reply, answer);
   });
@@ -134,7 +154,7 @@ function listKey(url: string, q: ListQuery, scope: unknown): string {
   const equals = names.length ? JSON.stringify(names.sort().map((n) => [n, q.equals[n]])) : '';
   const ranged = Object.keys(q.ranges ?? {});
   const ranges = ranged.length ? JSON.stringify(ranged.sort().map((n) => [n, q.ranges![n].gte ?? null, q.ranges![n].lte ?? null])) : '';
-  return `list ${url} ${q.sort.field} ${q.sort.order} ${q.start}-${q.end} ${q.q === undefined ? '' : JSON.stringify(q.q)} ${equals} ${ranges} ${scope === undefined ? '' : JSON.stringify(scope)}`;
+  return `list ${url} ${q.sort.field} ${q.sort.order} ${q.start}-${q.end} ${q.q === undefined ? '' : JSON.stringify(q.q)} ${equals} ${ranges} ${scope === undefined ? '' : JSON.stringify(scope)}${q.after ? ` after ${JSON.stringify(q.after)}` : ''}`;
 }
 
 function registerList(get: Get, url: string, db: Db, registry: Registry, r: ResourceDef, read: ListRead, cache: ReadCache) {
@@ -184,22 +204,23 @@ function registerList(get: Get, url: string, db: Db, registry: Registry, r: Reso
     // Parsed before the cache: a malformed query is a 400 (never kept), and the key is the query run.
     const parsed = parseListQuery(r, request.query as Record<string, unknown>, { paging });
     const scopeValue = scopeValueOf(request);
-    const reached = ownershipOf(registry, r, request);
+    const reached = ownershipOf(registry, r, request, ALL_ROWS);
     const through = throughOf(scopeValue);
-    const narrow: Narrow | undefined = through && reached.narrow ? (query) => through(reached.narrow!(query)) : (through ?? reached.narrow);
-    const owned = { ...reached, narrow };
+    const owned: Owned = !through
+      ? reached
+      : { ...reached, narrow: reached.narrow ? (query) => through(reached.narrow!(query)) : through };
     // `?format=csv`: every row this query selects, streamed (export.ts); never cached.
     if (wantsCsv(request.query as Record<string, unknown>)) return sendCsv(reply, r, csvChunks(db, r, parsed, await scopeOf(scopeValue), owned.narrow));
     const key = `${listKey(url, parsed, scopeValue)} ${owned.reach.key}`;
-    const answer = await cache.get(key, owned.tables.length ? [...tables, ...owned.tables] : tables, async (): Promise<Answer> => {
-      const { rows, total } = await list(db, r, parsed, await scopeOf(scopeValue), cache, owned.narrow);
+    const answer = await cache.get(key, withOwned(tables, owned), async (): Promise<Answer> => {
+      const { rows, total, estimated } = await list(db, r, parsed, await scopeOf(scopeValue), cache, owned.narrow);
       const last = rows.length ? parsed.start + rows.length - 1 : parsed.start;
       const data = read.embed ? await embed(db, registry, r, rows, read.embed) : rows;
       const limit = parsed.end - parsed.start + 1;
-      const body = JSON.stringify(
-        paging === 'page' ? { data, total, page: Math.floor(parsed.start / limit) + 1, limit } : data,
-      );
-      return { body, headers: { 'Content-Range': `${r.name} ${parsed.start}-${last}/${total}` } };
+      const body = serialize(reply, paging === 'page' ? { data, total, page: Math.floor(parsed.start / limit) + 1, limit } : data);
+      const range = `${r.name} ${parsed.start}-${last}/${total}`;
+      // Above count.ts's bound, PostgreSQL's total is the planner's estimate: said so, and the list says "about".
+      return { body, headers: estimated ? { 'Content-Range': range, [ESTIMATED_HEADER]: 'true' } : { 'Content-Range': range } };
     });
     return sendAnswer(reply, answer);
   });

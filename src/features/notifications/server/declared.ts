@@ -1,0 +1,99 @@
+/**
+ * The manifests' `notify` (NotifyDef in src/manifest/types.ts), carried out by the generated routes
+ * after a dialog's or operation's call succeeded: who is told, whether the record matches `when`, the
+ * texts filled from the record. One declaration in a manifest is all an event needs to notify.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { NotifyDef, Registry, ResourceDef } from '../../../manifest/index.ts';
+import type { Db, Row } from '../../../server/db/repository.ts';
+import { actorOf } from '../../../server/db/audit.ts';
+import { ACCOUNTS } from '../../../server/db/ownership.ts';
+import { notify, type NotifyInput } from './notify.ts';
+
+/** The declared notifications of a dialog or an operation, as a list. */
+export function notificationsOf(declared: { notify?: NotifyDef | readonly NotifyDef[] }): readonly NotifyDef[] {
+  const n = declared.notify;
+  if (!n) return [];
+  return Array.isArray(n) ? (n as readonly NotifyDef[]) : [n as NotifyDef];
+}
+
+/** The record a call is about: its answer, when that is a record (a call answering nothing notifies nobody). */
+function recordOf(result: unknown): Row | undefined {
+  return result && typeof result === 'object' && !Array.isArray(result) ? (result as Row) : undefined;
+}
+
+const isSet = (v: unknown) => v !== undefined && v !== null && v !== '';
+
+/** `{field}` replaced by the record's value, or the word the declaring resource's `choices` give it. */
+export function fill(text: string, record: Row, r: ResourceDef): string {
+  const secrets = new Set(r.fields.filter((f) => f.secret).map((f) => f.name));
+  return text.replace(/\{(\w+)\}/g, (_, name: string) => {
+    if (secrets.has(name)) return '';
+    const value = record[name];
+    if (!isSet(value)) return '';
+    const choice = r.fields.find((f) => f.name === name)?.choices?.find((c) => c.value === value);
+    return choice ? choice.label : String(value);
+  });
+}
+
+function matches(when: NotifyDef['when'], record: Row): boolean {
+  if (!when) return true;
+  return Object.entries(when).every(([field, value]) => (record[field] ?? null) === value);
+}
+
+/** The user ids a declaration names for a record. */
+async function recipients(db: Db, r: ResourceDef, n: NotifyDef, record: Row): Promise<string[]> {
+  if (n.to === 'admins') {
+    const admins = await db
+      .selectFrom(ACCOUNTS)
+      .select('id')
+      .where('role', '=', 'admin')
+      .where((eb) => eb.or([eb('status', 'is', null), eb('status', '!=', 'DISABLED')]))
+      .execute();
+    return admins.map((a) => String(a.id));
+  }
+  const field = n.to === 'owner' ? r.owner?.field : n.to.field;
+  const value = field ? record[field] : undefined;
+  if (typeof value !== 'string' || !value) return [];
+  // An account deleted since has nobody left to tell.
+  const account = await db.selectFrom(ACCOUNTS).select('id').where('id', '=', value).executeTakeFirst();
+  return account ? [value] : [];
+}
+
+/**
+ * Sends what `declared` says after a call on `r` succeeded, about its answer `result`. The caller is
+ * never notified of its own act. A failure here is logged, never answered: the call's write has
+ * committed, and its answer must say so.
+ */
+export async function notifyDeclared(
+  request: FastifyRequest,
+  db: Db,
+  registry: Registry,
+  r: ResourceDef,
+  declared: readonly NotifyDef[],
+  result: unknown,
+): Promise<void> {
+  if (!declared.length) return;
+  try {
+    const record = recordOf(result);
+    if (!record) return;
+    const actor = actorOf(request);
+    const inputs: NotifyInput[] = [];
+    for (const n of declared) {
+      if (!matches(n.when, record)) continue;
+      for (const userId of await recipients(db, r, n, record)) {
+        if (userId === actor.id) continue;
+        inputs.push({
+          userId,
+          title: fill(n.title, record, r),
+          message: fill(n.message, record, r),
+          type: n.type,
+          metadata: { category: n.category, resource: r.name, ...(isSet(record.id) ? { recordId: String(record.id) } : {}) },
+        });
+      }
+    }
+    if (inputs.length) await notify(request.server, inputs, { db, registry, actor });
+  } catch (error) {
+    request.log.error(error);
+  }
+}

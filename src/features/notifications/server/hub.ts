@@ -1,0 +1,53 @@
+/**
+ * One app's notification events: the store (notify.ts) says what happened, the deliverers listen —
+ * the realtime socket (src/server/realtime) and Web Push (src/features/push). One hub per app, not per
+ * process, so two apps in one process (tests, the two-node bench) never deliver each other's
+ * notifications. A listener's failure is logged and never fails the write that caused it.
+ */
+import type { NotificationWire } from '../contract.ts';
+
+export type CreatedListener = (notification: NotificationWire, unreadCount: number) => void | Promise<void>;
+export type UnreadListener = (userId: string, unreadCount: number) => void | Promise<void>;
+
+export class NotificationHub {
+  private readonly created = new Set<CreatedListener>();
+  private readonly unread = new Set<UnreadListener>();
+
+  constructor(private readonly log: (error: unknown) => void = (error) => console.error(error)) {}
+
+  /** Called after a notification is stored (its transaction committed). Answers the unsubscribe. */
+  onCreated(listener: CreatedListener): () => void {
+    this.created.add(listener);
+    return () => this.created.delete(listener);
+  }
+
+  /** Called when a user's unread count changed without a new notification (read, all read). */
+  onUnreadChanged(listener: UnreadListener): () => void {
+    this.unread.add(listener);
+    return () => this.unread.delete(listener);
+  }
+
+  /** Tells every `onCreated` listener; waits for them, so a caller can answer after delivery began. */
+  async emitCreated(notification: NotificationWire, unreadCount: number): Promise<void> {
+    await Promise.all([...this.created].map((listener) => this.guard(() => listener(notification, unreadCount))));
+  }
+
+  async emitUnreadChanged(userId: string, unreadCount: number): Promise<void> {
+    await Promise.all([...this.unread].map((listener) => this.guard(() => listener(userId, unreadCount))));
+  }
+
+  private async guard(run: () => void | Promise<void>) {
+    try {
+      await run();
+    } catch (error) {
+      this.log(error);
+    }
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** This app's notification events (src/features/notifications/server/hub.ts). */
+    notifications: NotificationHub;
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * The notifications' server side. Importing it registers the handlers resources/notifications.ts names
+ * (src/server/app.ts imports it before the manifest's routes are made).
+ */
+import { registerHandlers } from '../../../server/routes/handlers.ts';
+import {
+  listMyNotifications,
+  markAllNotificationsRead,
+  markNotificationRead,
+  myNotificationStats,
+  sendNotification,
+  updateNotification,
+} from './handlers.ts';
+
+registerHandlers({ listMyNotifications, myNotificationStats, markNotificationRead, markAllNotificationsRead, sendNotification, updateNotification });
+
+export { notify, deliver, storeNotifications, unreadCount, unreadChanged, toWire, type NotifyInput, type NotifyTarget } from './notify.ts';

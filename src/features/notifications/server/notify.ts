@@ -1,0 +1,136 @@
+/**
+ * Sending a notification: it is stored (as a record of resources/notifications.ts, through the generic
+ * write, so it is versioned and audited like every write), and once its transaction has committed the
+ * app's hub (`app.notifications`) is told, with the user's unread count: the socket and Web Push
+ * deliver from there. Told only after the commit, so nobody is ever shown a notification that a
+ * rolled-back write took back.
+ */
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import type { Registry } from '../../../manifest/index.ts';
+import { MAX_TEXT } from '../../../manifest/rules.ts';
+import { MAX_NOTIFICATION_MESSAGE } from '../../../../resources/notifications.ts';
+import type { Db, Row } from '../../../server/db/repository.ts';
+import { fromStoredBoolean } from '../../../server/db/repository.ts';
+import { createRecord } from '../../../server/db/writes.ts';
+import type { Actor } from '../../../server/db/audit.ts';
+import type { NotificationWire } from '../contract.ts';
+
+/** The table the notifications live in (resources/notifications.ts). */
+export const NOTIFICATIONS_TABLE = 'notifications';
+
+/** What a notification says and to whom. */
+export interface NotifyInput {
+  userId: string;
+  title: string;
+  message: string;
+  type: NotificationWire['type'];
+  /** `category` and whatever else the event wants to carry (the record it is about). */
+  metadata?: NotificationWire['metadata'];
+}
+
+/** Where a notification is written: the database (or the caller's transaction) and the manifests. */
+export interface NotifyTarget {
+  db: Db;
+  registry: Registry;
+  /** Who caused it, for the audit log; the system when absent. */
+  actor?: Actor;
+}
+
+/** A stored row as it travels (NotificationWire): booleans as booleans, metadata as an object with `category`. */
+export function toWire(row: Row): NotificationWire {
+  let rest: Record<string, unknown> = {};
+  if (typeof row.metadata === 'string' && row.metadata) {
+    try {
+      const parsed: unknown = JSON.parse(row.metadata);
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) rest = parsed as Record<string, unknown>;
+    } catch {
+      // A damaged metadata text is shown as none rather than failing the whole list.
+    }
+  }
+  return {
+    id: String(row.id),
+    title: String(row.title ?? ''),
+    message: String(row.message ?? ''),
+    type: (row.type ?? 'info') as NotificationWire['type'],
+    isRead: fromStoredBoolean(row.isRead) ?? false,
+    userId: String(row.userId ?? ''),
+    metadata: { ...rest, ...(row.category ? { category: String(row.category) } : {}) },
+    createdAt: String(row.createdAt ?? ''),
+  };
+}
+
+/** Unread rows: stored as 0 (a row written before `createdWith` existed may hold null). */
+export const unread = sql<boolean>`(${sql.ref('isRead')} = 0 or ${sql.ref('isRead')} is null)`;
+
+/** How many of `userId`'s notifications are unread (read from the `userId` index). */
+export async function unreadCount(db: Db, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom(NOTIFICATIONS_TABLE)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('userId', '=', userId)
+    .where(unread)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Stores notifications in `db`, which may be the caller's transaction: they commit or roll back with
+ * the caller's write. Tell the hub with `deliver` once that transaction has committed.
+ */
+export async function storeNotifications(target: NotifyTarget, inputs: readonly NotifyInput[]): Promise<NotificationWire[]> {
+  const r = target.registry.resource(NOTIFICATIONS_TABLE);
+  const stored: NotificationWire[] = [];
+  for (const input of inputs) {
+    const { category, ...rest } = input.metadata ?? {};
+    const row = await createRecord(
+      target.db,
+      target.registry,
+      r,
+      {
+        userId: input.userId,
+        // Filled from records, a text may outgrow the field: cut, never refused (the event has happened).
+        title: input.title.slice(0, MAX_TEXT),
+        message: input.message.slice(0, MAX_NOTIFICATION_MESSAGE),
+        type: input.type,
+        isRead: false,
+        category: typeof category === 'string' && category ? category : null,
+        metadata: Object.keys(rest).length ? JSON.stringify(rest) : null,
+      },
+      { actor: target.actor },
+    );
+    stored.push(toWire(row));
+  }
+  return stored;
+}
+
+/**
+ * Tells `app.notifications` of stored (committed) notifications, each with its user's unread count
+ * as it is now, and drops the cached reads of the table. Waits for the listeners (see NotificationHub).
+ */
+export async function deliver(app: FastifyInstance, db: Db, stored: readonly NotificationWire[]): Promise<void> {
+  if (!stored.length) return;
+  app.readCache?.invalidate(NOTIFICATIONS_TABLE);
+  for (const notification of stored) await app.notifications.emitCreated(notification, await unreadCount(db, notification.userId));
+}
+
+/**
+ * Sends notifications: stores them and, after the commit, tells the hub. Given a transaction
+ * (`target.db.isTransaction`), they are stored in it and the hub is NOT told here: the caller calls
+ * `deliver(app, db, answer)` after its commit. Answers the notifications as they travel.
+ */
+export async function notify(app: FastifyInstance, input: NotifyInput | readonly NotifyInput[], target: NotifyTarget): Promise<NotificationWire[]> {
+  const inputs = Array.isArray(input) ? (input as readonly NotifyInput[]) : [input as NotifyInput];
+  if (target.db.isTransaction) return storeNotifications(target, inputs);
+  const stored = await target.db.transaction().execute((trx) => storeNotifications({ ...target, db: trx }, inputs));
+  await deliver(app, target.db, stored);
+  return stored;
+}
+
+/** Tells the hub that `userId`'s unread count changed (a notification read, all read), and drops cached reads. */
+export async function unreadChanged(app: FastifyInstance, db: Db, userId: string): Promise<number> {
+  app.readCache?.invalidate(NOTIFICATIONS_TABLE);
+  const count = await unreadCount(db, userId);
+  await app.notifications.emitUnreadChanged(userId, count);
+  return count;
+}

@@ -1,0 +1,71 @@
+/**
+ * Sending one notification to one stored subscription: the endpoint is checked again (its host resolved
+ * now), the request goes to the address checked (`pinnedAgent`), encrypted for the browser (aes128gcm)
+ * and signed with our VAPID key by web-push. A 404 or 410 means the browser dropped the subscription:
+ * it is deleted. Any other failure (a redirect included: web-push never follows one) is logged.
+ */
+import webpush, { WebPushError } from 'web-push';
+import type { NotificationWire } from '../../notifications/contract.ts';
+import { PUSH_SUBSCRIPTIONS } from '../../../../resources/push.ts';
+import type { Db, Row } from '../../../server/db/repository.ts';
+import { checkEndpoint, pinnedAgent, type AllowEndpoint, type Resolve } from './endpoint.ts';
+import type { VapidKeys } from './vapid.ts';
+import type { PushPayload } from '../payload.ts';
+
+export interface SendContext {
+  db: Db;
+  vapid: VapidKeys;
+  subject: string;
+  allowEndpoint?: AllowEndpoint;
+  resolve?: Resolve;
+  /** Extra trusted certificate authorities (tests: the stand-in push service's self-signed certificate). */
+  ca?: string | Buffer;
+  log(message: string, detail?: unknown): void;
+}
+
+/** How long a push service may take to answer before the send is given up (and logged). */
+const SEND_TIMEOUT_MS = 10_000;
+/** How long the push service keeps a push for a browser that is offline. */
+const TTL_SECONDS = 24 * 60 * 60;
+
+/** What the service worker shows (public/sw.js reads these keys). */
+export function payloadOf(n: NotificationWire): PushPayload {
+  const url = typeof n.metadata?.url === 'string' && n.metadata.url.startsWith('/') && !n.metadata.url.startsWith('//') ? n.metadata.url : '/';
+  return { id: n.id, title: n.title, body: n.message, url, type: n.type };
+}
+
+/** Sends to every subscription of the notification's user; resolves when all are done (never rejects). */
+export async function pushToUser(context: SendContext, n: NotificationWire): Promise<void> {
+  const rows = await context.db.selectFrom(PUSH_SUBSCRIPTIONS).selectAll().where('userId', '=', n.userId).execute();
+  const payload = JSON.stringify(payloadOf(n));
+  await Promise.all(rows.map((row) => sendOne(context, row, payload)));
+}
+
+async function sendOne(context: SendContext, row: Row, payload: string): Promise<void> {
+  const endpoint = String(row.endpoint);
+  let agent;
+  try {
+    agent = pinnedAgent(await checkEndpoint(endpoint, context.allowEndpoint, context.resolve), context.ca ? { ca: context.ca } : {});
+  } catch (error) {
+    context.log(`push: endpoint refused at send (${(error as Error).message})`, { subscription: row.id });
+    return;
+  }
+  try {
+    await webpush.sendNotification(JSON.parse(String(row.subscription)), payload, {
+      vapidDetails: { subject: context.subject, publicKey: context.vapid.publicKey, privateKey: context.vapid.privateKey },
+      contentEncoding: 'aes128gcm',
+      TTL: TTL_SECONDS,
+      timeout: SEND_TIMEOUT_MS,
+      agent,
+    });
+  } catch (error) {
+    const status = error instanceof WebPushError ? error.statusCode : undefined;
+    if (status === 404 || status === 410) {
+      await context.db.deleteFrom(PUSH_SUBSCRIPTIONS).where('id', '=', row.id as string).execute();
+      return;
+    }
+    context.log(`push: sending failed${status ? ` (${status})` : ''}: ${(error as Error).message}`, { subscription: row.id });
+  } finally {
+    agent.destroy();
+  }
+}

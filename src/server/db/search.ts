@@ -1,0 +1,123 @@
+/**
+ * List search (`filter={"q":"…"}`): a case-insensitive substring of any of the resource's searchable
+ * fields, answered from an index on both engines instead of a scan of the table.
+ *
+ * The meaning is one predicate, the same as a plain scan's: `lower(field) like '%needle%'` with the
+ * needle lowered (JavaScript's `toLowerCase`) and its `%`, `_` and `\` taken literally. The indexes
+ * only find the rows that predicate selects, faster:
+ *
+ * - SQLite: an FTS5 table per searchable resource, `<table>_search`, tokenized in trigrams and
+ *   case-sensitive, holding `lower(field)` exactly as SQLite computes it, keyed by the row's rowid and
+ *   kept in step by triggers (insert, update of a searched field, delete; moving a row to the recycle
+ *   bin and back is a delete and an insert). A needle of three characters or more is a quoted FTS5
+ *   phrase over those trigrams, which matches exactly the rows whose lowered text holds it: the page
+ *   and the count are both read from the index. A shorter needle has no trigram; it falls back to the
+ *   scan's predicate (a page in sort order stops at its 25th match; the count reads the table).
+ * - PostgreSQL: a pg_trgm GIN index on `lower(field)` (migrate.ts) answers the same `like`.
+ */
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { listOptions, type Registry, type ResourceDef } from '../../manifest/index.ts';
+import type { Database } from './connect.ts';
+import { isSqlite } from './count.ts';
+
+/** The fields a list search reads. */
+export function searchFieldsOf(r: ResourceDef): string[] {
+  return listOptions(r).search;
+}
+
+/** The FTS5 table that indexes a resource's searchable fields (SQLite). */
+export const searchTableOf = (table: string) => `${table}_search`;
+
+/**
+ * SQLite: above this many matches a page is read by walking the sort's index and testing each row
+ * (the 25 rows come within the first few hundred), rather than by collecting every match from the
+ * trigram index and sorting them. Same rows either way; the count, known first, decides.
+ */
+export const PAGE_BY_SCAN_ABOVE = 1000;
+
+/** The shortest needle a trigram index can look up: shorter ones are answered by the scan's predicate. */
+export const TRIGRAM = 3;
+
+function likePattern(needle: string) {
+  return `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * The FTS5 query that matches the needle as one run of characters: a double-quoted string (its own
+ * double quotes doubled) is a phrase, so nothing in a needle (`OR`, `NEAR`, `*`, `^`, `:`, parentheses)
+ * is read as query syntax.
+ */
+export function ftsPhrase(needle: string): string {
+  return `"${needle.replace(/"/g, '""')}"`;
+}
+
+/**
+ * The search condition for a list query on `r`'s table: true for the rows a plain scan
+ * (`lower(field) like '%needle%'`) would select, read from the engine's index where it can be.
+ */
+export function searchCondition(db: Kysely<any>, r: ResourceDef, q: string, by: 'index' | 'scan' = 'index') {
+  const fields = searchFieldsOf(r);
+  const needle = q.toLowerCase();
+  return (eb: ExpressionBuilder<any, any>): Expression<SqlBool> => {
+    if (by === 'index' && isSqlite(db) && [...needle].length >= TRIGRAM) {
+      const fts = sql.table(searchTableOf(r.name));
+      return sql<SqlBool>`${sql.table(r.name)}.rowid in (select rowid from ${fts} where ${fts} match ${ftsPhrase(needle)})`;
+    }
+    const pattern = likePattern(needle);
+    return eb.or(fields.map((f) => eb(sql`lower(${sql.ref(f)})`, 'like', sql`${pattern} escape '\\'`)));
+  };
+}
+
+/**
+ * SQLite, a search and nothing else: its count read from the FTS5 table alone (no row of the table is
+ * visited), undefined where that cannot be (PostgreSQL, a needle under three characters).
+ */
+export function searchOnlyCount(db: Kysely<any>, r: ResourceDef, q: string) {
+  const needle = q.toLowerCase();
+  if (!isSqlite(db) || [...needle].length < TRIGRAM) return undefined;
+  const fts = searchTableOf(r.name);
+  return db
+    .selectFrom(fts)
+    .where(sql<SqlBool>`${sql.table(fts)} match ${ftsPhrase(needle)}`)
+    .select((eb) => eb.fn.countAll().as('total'));
+}
+
+/**
+ * SQLite: creates, rebuilds or drops each resource's FTS5 table and its triggers so they match the
+ * manifest's searchable fields. A table made now (a new database, a database from before this index,
+ * a resource that gained or changed a searchable field) is filled from the rows already there.
+ */
+export async function migrateSearch(database: Database, registry: Registry): Promise<void> {
+  if (database.engine !== 'sqlite') return;
+  const { db } = database;
+  for (const r of registry.resources) {
+    const name = searchTableOf(r.name);
+    const fields = searchFieldsOf(r);
+    const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
+    const table = q(r.name);
+    const fts = q(name);
+    const wanted = fields.length
+      ? `CREATE VIRTUAL TABLE ${fts} USING fts5(${fields.map(q).join(', ')}, content='', contentless_delete=1, tokenize='trigram case_sensitive 1')`
+      : undefined;
+    const { rows } = await sql<{ sql: string }>`select sql from sqlite_master where type = 'table' and name = ${name}`.execute(db);
+    const have = rows[0]?.sql;
+    const triggers = ['insert', 'update', 'delete'].map((event) => q(`${name}_${event}`));
+    if (have === wanted) continue;
+    await db.transaction().execute(async (trx) => {
+      for (const t of triggers) await sql.raw(`DROP TRIGGER IF EXISTS ${t}`).execute(trx);
+      if (have !== undefined) await sql.raw(`DROP TABLE ${fts}`).execute(trx);
+      if (!wanted) return;
+      await sql.raw(wanted).execute(trx);
+      const columns = fields.map(q).join(', ');
+      const lowered = (row: string) => fields.map((f) => `lower(${row}.${q(f)})`).join(', ');
+      // The index holds what the scan compares: SQLite's own `lower`, so both agree on every character.
+      const add = (row: string) => `INSERT INTO ${fts}(rowid, ${columns}) VALUES (${row}.rowid, ${lowered(row)});`;
+      const remove = (row: string) => `DELETE FROM ${fts} WHERE rowid = ${row}.rowid;`;
+      await sql.raw(`CREATE TRIGGER ${triggers[0]} AFTER INSERT ON ${table} BEGIN ${add('new')} END`).execute(trx);
+      await sql.raw(`CREATE TRIGGER ${triggers[1]} AFTER UPDATE OF ${columns} ON ${table} BEGIN ${remove('old')} ${add('new')} END`).execute(trx);
+      await sql.raw(`CREATE TRIGGER ${triggers[2]} AFTER DELETE ON ${table} BEGIN ${remove('old')} END`).execute(trx);
+      // Rows written before the index existed.
+      await sql.raw(`INSERT INTO ${fts}(rowid, ${columns}) SELECT rowid, ${lowered(table)} FROM ${table}`).execute(trx);
+    });
+  }
+}
