@@ -9,7 +9,7 @@ import { startServer } from '../src/server/main.ts';
 import { readConfig } from '../src/server/config.ts';
 
 /** What the client bundle is built from. */
-const SOURCES = ['index.html', 'vite.config.ts', 'package.json', 'public', 'src/client', 'src/manifest', 'src/domain', 'resources'];
+const SOURCES = ['index.html', 'vite.config.ts', 'package.json', 'public', 'src/client', 'src/features', 'src/manifest', 'src/domain', 'resources'];
 
 function newest(path: string): number {
   if (!existsSync(path)) return 0;
