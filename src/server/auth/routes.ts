@@ -3,18 +3,18 @@
  * lookup every request goes through, which also shuts out disabled accounts and holds an account with a
  * one-time password to choosing a new one.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { issuesByField, type Registry } from '../../manifest/index.ts';
 import { badRequest, HttpError, VALIDATION_FAILED } from '../errors.ts';
-import { toRecord, type Db } from '../db/repository.ts';
+import { toRecord, type Db, type Row } from '../db/repository.ts';
 import { onEmailRecorded } from '../email/send.ts';
 import { DISABLED_MESSAGE, isDisabled, mustChangePassword } from './account-state.ts';
 import { signInLimiter } from './limiter.ts';
 import { verifyPassword } from './password.ts';
 import { CURRENT_USER_PATH, refuseUntilPasswordChanged, registerPasswordChange } from './password-change.ts';
 import { startSession } from './session-cookie.ts';
-import { endSession, SESSION_COOKIE, userOfSession } from './sessions.ts';
+import { endSession, knownUserOfSession, SESSION_COOKIE, userOfSession } from './sessions.ts';
 import { watchAccountUpdates } from '../users/account-update.ts';
 
 /** The sign-in body; also what the API document (`src/server/openapi/`) says `POST /api/auth/login` takes. */
@@ -27,15 +27,31 @@ export function registerAuth(app: FastifyInstance, db: Db, registry: Registry) {
   const users = registry.resource('users');
   const limiter = signInLimiter();
 
-  app.addHook('onRequest', async (request) => {
-    let user = await userOfSession(db, request.cookies[SESSION_COOKIE]);
-    // The session cache may hold the account as it was a few seconds ago; who it is now (a profile just
-    // saved) is read afresh. One query, for the one call the client makes to ask.
-    if (user && request.method === 'GET' && request.url.split('?')[0] === CURRENT_USER_PATH)
-      user = await db.selectFrom('users').selectAll().where('id', '=', user.id as string).executeTakeFirst();
+  const settle = (request: FastifyRequest, user: Row | undefined) => {
     // Disabling ends an account's sessions; one that another server node still holds cached is refused here.
     request.user = isDisabled(user) ? undefined : user;
     refuseUntilPasswordChanged(request);
+  };
+  // A callback hook: most requests' sessions are known without the database (a lookup of the last few
+  // seconds), and those are settled at once, without a promise per request.
+  app.addHook('onRequest', (request, _reply, done) => {
+    const token = request.cookies[SESSION_COOKIE];
+    // The session cache may hold the account as it was a few seconds ago; who it is now (a profile just
+    // saved) is read afresh. One query, for the one call the client makes to ask.
+    const self = request.method === 'GET' && request.url.split('?')[0] === CURRENT_USER_PATH;
+    const known = self ? undefined : knownUserOfSession(token);
+    if (known) {
+      try {
+        settle(request, known.user);
+      } catch (error) {
+        return done(error as Error);
+      }
+      return done();
+    }
+    userOfSession(db, token)
+      .then(async (user) => (user && self ? db.selectFrom('users').selectAll().where('id', '=', user.id as string).executeTakeFirst() : user))
+      .then((user) => settle(request, user))
+      .then(() => done(), done);
   });
   registerPasswordChange(app, db, registry);
   watchAccountUpdates(app, db, registry);

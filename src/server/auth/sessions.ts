@@ -69,13 +69,25 @@ const CACHE_MS = 5_000;
 const CACHE_MAX = 10_000;
 const recent = new Map<string, { user: Row | undefined; until: number; expires: string }>();
 
+/**
+ * The user a session token belongs to, when that is known without the database: no token (no user),
+ * or a lookup of the last few seconds still fresh. Undefined when the database must be asked. Lets
+ * the per-request hook answer most requests without a promise.
+ */
+export function knownUserOfSession(token: string | undefined): { user: Row | undefined } | undefined {
+  if (!token) return { user: undefined };
+  const now = Date.now();
+  const hit = recent.get(digest(token));
+  if (hit && hit.until > now && hit.expires > new Date(now).toISOString()) return hit;
+  return undefined;
+}
+
 /** The user a session token belongs to, or undefined when it is unknown or expired. */
 export async function userOfSession(db: Db, token: string | undefined): Promise<Row | undefined> {
-  if (!token) return undefined;
-  const id = digest(token);
+  const known = knownUserOfSession(token);
+  if (known) return known.user;
+  const id = digest(token!);
   const now = Date.now();
-  const hit = recent.get(id);
-  if (hit && hit.until > now && hit.expires > new Date(now).toISOString()) return hit.user;
   const session = await db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
   if (!session) return undefined;
   if (String(session.expiresAt) < new Date().toISOString()) {

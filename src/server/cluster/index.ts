@@ -62,8 +62,9 @@ export async function registerCluster(app: FastifyInstance, url: string | undefi
   const unwatch = onSessionsEnded((what) => bus.publish('sessions', what));
 
   // A write answers once the other nodes have dropped what it made stale (see the module's comment).
-  app.addHook('onSend', async (request) => {
-    if (!SAFE_METHODS.has(request.method)) await cache.published();
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    if (SAFE_METHODS.has(request.method)) return done(null, payload);
+    cache.published().then(() => done(null, payload), done);
   });
   app.decorate('cluster', { redis, bus, prefix });
   app.addHook('onClose', async () => {

@@ -7,6 +7,7 @@ import { dirname } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
+import { withStatementCache } from './sqlite-statements.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -41,29 +42,13 @@ export async function connect(options: ConnectOptions): Promise<Database> {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
+  // The WAL is copied into the database (and both fsynced) once it holds this many pages: 16 MiB rather
+  // than SQLite's 4 MiB. A page that many writes touch (an index's last leaf, the audit log's) is then
+  // copied once for more commits, and the fsyncs come a quarter as often: a create's commit measured
+  // 0.69 ms → 0.53 ms here (README, Performance). Readers look pages up in the WAL's index either way.
+  sqlite.pragma('wal_autocheckpoint = 4000');
   const db = new Kysely<any>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, engine: 'sqlite', close: () => db.destroy() };
-}
-
-/**
- * Kysely's SQLite driver prepares every query it runs; preparing costs more than running a small
- * indexed query. The generated routes run a handful of distinct SQL texts, so prepared statements are
- * kept by text (bounded, in case some caller builds unbounded variations).
- */
-function withStatementCache(sqlite: SQLite.Database, max = 500) {
-  const statements = new Map<string, SQLite.Statement>();
-  return {
-    prepare(text: string) {
-      let statement = statements.get(text);
-      if (!statement) {
-        if (statements.size >= max) statements.clear();
-        statement = sqlite.prepare(text);
-        statements.set(text, statement);
-      }
-      return statement;
-    },
-    close: () => sqlite.close(),
-  };
 }
 
 async function connectPostgres(url: string, schema?: string): Promise<Database> {
