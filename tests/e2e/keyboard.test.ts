@@ -179,9 +179,14 @@ describe.skipIf(!hasChromium)('keyboard-only flows', () => {
     expect(choosers.length, 'Enter on Choose files opens the file chooser').toBeGreaterThan(before);
     const chooser = choosers[before];
     await chooser.setFiles({ name: 'banner.png', mimeType: 'image/png', buffer: makePng(8, 8) });
-    await expect.poll(() => page.getByRole('dialog').getByRole('img').count()).toBeGreaterThan(0);
     await expect.poll(async () => (await server.db.selectFrom('media').select('id').where('name', '=', 'banner.png').execute()).length).toBe(1);
+    // The preview shows the chosen file (a blob: URL) while it uploads and the stored one once the field
+    // holds it: only then does the form hold a change (the row above is written before the answer arrives).
+    const preview = page.getByRole('dialog').getByRole('img').first();
+    await expect.poll(async () => (await preview.getAttribute('src').catch(() => null)) ?? '').toMatch(/^\/|^http/);
     // The form has an image now: closing asks first, with "Keep editing" focused; Tab, Enter discards.
+    // The chooser gave the focus back to the dialog (else Escape would reach nothing).
+    await expect.poll(() => focused(page), { message: 'the focus is back in the dialog after choosing a file' }).toMatchObject({ inDialog: true });
     await page.keyboard.press('Escape');
     await page.getByRole('alertdialog', { name: 'Discard changes?' }).waitFor();
     expect(await focused(page)).toMatchObject({ role: 'button', name: 'Keep editing' });
