@@ -1,0 +1,73 @@
+/**
+ * The bench's results file and README tables (scripts/bench/report.ts): each run is kept under its
+ * label beside the others, a file of the older one-run shape is carried over, cold runs are judged by
+ * this issue's cold goals and warm runs by the warm ones.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { markdown, row, runLabel, writeResults, type ResourceResult, type Results } from '../../scripts/bench/report.ts';
+
+const measured = (reqPerSec: number, p99 = 10) => {
+  const figures = { reqPerSec, p50: 1, p99, total: reqPerSec * 10, non2xx: 0, errors: 0, timeouts: 0, load: 1.5 };
+  return { ...figures, runs: [figures, figures] } as never;
+};
+
+function run(engine: string, cold: boolean, rows: number, resources: ResourceResult[] = []): Results {
+  return { machine: { engine, rows, date: '2026-11-25T00:00:00.000Z', cpus: 2, node: 'v20' }, options: { cold, runs: 2, duration: 10, cacheMb: 0 }, resources, errors: [] };
+}
+
+function resource(name: string): ResourceResult {
+  return {
+    resource: name,
+    rows: 50_000,
+    seeded: {},
+    seedSeconds: 1,
+    scenarios: [],
+    checks: [],
+    notes: [],
+    results: [row('sorted', 50, { ours: measured(1000), ceiling: measured(10_000) }, 10, true)],
+    cacheMb: 0,
+    memory: [],
+  };
+}
+
+describe('bench results', () => {
+  it('keeps each run under its label, beside the runs of other labels and the sockets figures', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'bench-results-')), 'results.json');
+    writeFileSync(file, JSON.stringify({ sockets: { sent: 3 } }));
+    writeResults(file, run('sqlite', true, 50_000));
+    writeResults(file, run('postgres', true, 1_000_000));
+    const again = run('sqlite', true, 50_000);
+    again.errors.push('the newer one');
+    writeResults(file, again);
+    const kept = JSON.parse(readFileSync(file, 'utf8'));
+    expect(Object.keys(kept.runs).sort()).toEqual(['postgres cold 1000000', 'sqlite cold 50000']);
+    expect(kept.runs['sqlite cold 50000'].errors).toEqual(['the newer one']);
+    expect(kept.sockets).toEqual({ sent: 3 });
+  });
+
+  it('carries a file of the older shape (one run at its top) over under that run’s label', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'bench-results-')), 'results.json');
+    writeFileSync(file, JSON.stringify(run('sqlite', false, 5000)));
+    writeResults(file, run('sqlite', true, 50_000));
+    const kept = JSON.parse(readFileSync(file, 'utf8'));
+    expect(Object.keys(kept.runs).sort()).toEqual(['sqlite cold 50000', 'sqlite warm 5000']);
+    expect(kept.machine).toBeUndefined();
+    expect(runLabel(kept.runs['sqlite warm 5000'])).toBe('sqlite warm 5000');
+  });
+
+  it('judges cold runs by the cold goals and warm runs by the warm ones', () => {
+    const servers = { ours: measured(6000, 20), jsonServer: measured(10), ceiling: measured(10_000) };
+    const cold = row('sorted', 50, servers, 10, true).goals.map((g) => `${g.goal} ${g.ok}`);
+    const warm = row('sorted', 50, servers, 10, false).goals.map((g) => `${g.goal} ${g.ok}`);
+    expect(cold).toEqual(['≥0.5× ceiling true', 'p99 ≤ 25 ms true']);
+    expect(warm).toEqual(['≥500× json-server true', '≥0.5× ceiling true', 'p99 ≤ 25 ms true']);
+    expect(row('one', 50, servers, 10, true).goals).toEqual([{ goal: '≥0.7× ceiling', ok: false }]);
+  });
+
+  it('starts each resource’s table on a paragraph of its own', () => {
+    const text = markdown(run('sqlite', true, 50_000, [resource('products'), resource('topCategories')]));
+    expect(text).toMatch(/\| 0\.10× \|[^\n]*\|\n\ntopCategories, 50,000 rows, cold/);
+  });
+});
