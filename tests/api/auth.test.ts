@@ -57,6 +57,17 @@ describe('auth API', () => {
     expect((await server.api('GET', '/getcurrentuser', { cookie })).status).toBe(401);
   });
 
+  it('refuses a session once it expires, though it was looked up (and kept) a moment before', async () => {
+    const cookie = (await login({ email: 'dealer@demo.test', password: 'demo1234' })).headers.get('set-cookie')!.split(';')[0];
+    const dealer = await server.db.selectFrom('users').select('id').where('email', '=', 'dealer@demo.test').executeTakeFirstOrThrow();
+    // Sooner than the few seconds the server keeps a looked-up session.
+    const expiresAt = Date.now() + 3000;
+    await server.db.updateTable('sessions').set({ expiresAt: new Date(expiresAt).toISOString() }).where('userId', '=', dealer.id).execute();
+    expect((await server.api('GET', '/getcurrentuser', { cookie })).status).toBe(200);
+    await new Promise((done) => setTimeout(done, expiresAt - Date.now() + 300));
+    expect((await server.api('GET', '/getcurrentuser', { cookie })).status).toBe(401);
+  });
+
   it('slows down password guessing', async () => {
     let last = 0;
     for (let i = 0; i < 11; i++) last = (await login({ email: 'agent@demo.test', password: `guess${i}` })).status;

@@ -23,6 +23,9 @@ export const credentials = z.strictObject({
   password: z.string({ error: 'Password is required.' }).min(1, 'Password is required.').max(200),
 });
 
+/** Whether a request URL is `path` with or without a query (no string made: this runs on every request). */
+const isPathOf = (url: string, path: string) => url.startsWith(path) && (url.length === path.length || url[path.length] === '?');
+
 export function registerAuth(app: FastifyInstance, db: Db, registry: Registry) {
   const users = registry.resource('users');
   const limiter = signInLimiter();
@@ -38,7 +41,7 @@ export function registerAuth(app: FastifyInstance, db: Db, registry: Registry) {
     const token = request.cookies[SESSION_COOKIE];
     // The session cache may hold the account as it was a few seconds ago; who it is now (a profile just
     // saved) is read afresh. One query, for the one call the client makes to ask.
-    const self = request.method === 'GET' && request.url.split('?')[0] === CURRENT_USER_PATH;
+    const self = request.method === 'GET' && isPathOf(request.url, CURRENT_USER_PATH);
     const known = self ? undefined : knownUserOfSession(token);
     if (known) {
       try {

@@ -67,7 +67,8 @@ export async function createSession(db: Db, userId: string): Promise<{ token: st
  */
 const CACHE_MS = 5_000;
 const CACHE_MAX = 10_000;
-const recent = new Map<string, { user: Row | undefined; until: number; expires: string }>();
+/** `until`: the sooner of the entry's end and the session's own, so a hit needs one comparison. */
+const recent = new Map<string, { user: Row | undefined; until: number }>();
 
 /**
  * The user a session token belongs to, when that is known without the database: no token (no user),
@@ -76,10 +77,8 @@ const recent = new Map<string, { user: Row | undefined; until: number; expires: 
  */
 export function knownUserOfSession(token: string | undefined): { user: Row | undefined } | undefined {
   if (!token) return { user: undefined };
-  const now = Date.now();
   const hit = recent.get(digest(token));
-  if (hit && hit.until > now && hit.expires > new Date(now).toISOString()) return hit;
-  return undefined;
+  return hit && hit.until > Date.now() ? hit : undefined;
 }
 
 /** The user a session token belongs to, or undefined when it is unknown or expired. */
@@ -96,7 +95,8 @@ export async function userOfSession(db: Db, token: string | undefined): Promise<
   }
   const user = await db.selectFrom('users').selectAll().where('id', '=', session.userId).executeTakeFirst();
   if (recent.size >= CACHE_MAX) recent.clear();
-  recent.set(id, { user, until: now + CACHE_MS, expires: String(session.expiresAt) });
+  // An expiry that does not parse (NaN) keeps nothing: the next request asks the database again.
+  recent.set(id, { user, until: Math.min(now + CACHE_MS, Date.parse(String(session.expiresAt))) });
   return user;
 }
 
