@@ -67,6 +67,49 @@ describe.skipIf(!hasChromium)('forms and access in the browser', () => {
     expect(await server.db.selectFrom('countries').select('id').where('name', '=', 'Atlantis').execute()).toEqual([]);
   });
 
+  it('after sign-in, renders a form once out of sight to warm the first dialog, and removes it: never seen, never focused', async () => {
+    const page = await (await browser.newContext()).newPage();
+    page.setDefaultTimeout(15_000);
+    // Watches from the first script on: the warm-up (DialogHost, warm-up.tsx) lives only a few frames.
+    await page.addInitScript(() => {
+      const seen = { added: 0, removed: 0, focusedInside: false, states: [] as unknown[] };
+      (window as unknown as { warmUp: typeof seen }).warmUp = seen;
+      const isWarmUp = (n: Node) => n instanceof Element && n.matches('[data-testid="form-warm-up"]');
+      new MutationObserver((records) => {
+        for (const r of records) {
+          for (const n of r.addedNodes) {
+            if (!isWarmUp(n)) continue;
+            const el = n as HTMLElement;
+            seen.added++;
+            const paper = el.querySelector('[role="dialog"]')!.getBoundingClientRect();
+            seen.states.push({
+              visibility: getComputedStyle(el).visibility,
+              inert: el.inert,
+              ariaHidden: el.getAttribute('aria-hidden'),
+              inputs: el.querySelectorAll('input, textarea').length > 0,
+              dialogInView: paper.right > 0 && paper.left < innerWidth && paper.bottom > 0 && paper.top < innerHeight,
+            });
+          }
+          for (const n of r.removedNodes) if (isWarmUp(n)) seen.removed++;
+        }
+      }).observe(document, { childList: true, subtree: true });
+      document.addEventListener('focusin', (e) => void ((e.target as Element).closest?.('[data-testid="form-warm-up"]') && (seen.focusedInside = true)), true);
+    });
+    await signIn(page, server.url);
+    await expect.poll(() => page.evaluate(() => (window as unknown as { warmUp: { removed: number } }).warmUp.removed)).toBe(1);
+    const warmUp = await page.evaluate(() => (window as unknown as { warmUp: unknown }).warmUp);
+    expect(warmUp).toEqual({
+      added: 1,
+      removed: 1,
+      focusedInside: false,
+      states: [{ visibility: 'hidden', inert: true, ariaHidden: 'true', inputs: true, dialogInView: false }],
+    });
+    // The page is the user's again: a real form dialog opens with the focus in its first field.
+    await openList(page, 'Countries', 'Name');
+    await page.getByRole('button', { name: /create/i }).first().click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('root_name');
+  });
+
   it('Currencies: "Make default" is not offered on an inactive currency', async () => {
     const page = await pageAs();
     await openList(page, 'Currencies');

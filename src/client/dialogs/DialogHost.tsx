@@ -4,13 +4,13 @@
  * when the first one opens. Delete and details bodies are small and reuse the list's code, so they
  * come with the host: making them lazy would add a round trip to opening them and save nothing.
  */
-import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { CircularProgress, Dialog, DialogContent, DialogTitle, useMediaQuery, type Theme } from '@mui/material';
 import { useRefresh } from 'react-admin';
-import type { Registry } from '../../manifest/index.ts';
+import type { ActionDialog, CreateDialog, Registry, UpdateDialog } from '../../manifest/index.ts';
 import { registry as defaultRegistry } from '../../../resources/index.ts';
 import { useToast } from '../shell/toast.tsx';
-import { DialogContext, registerDialogHost, type DialogApi, type DialogData } from './context.ts';
+import { DialogContext, registerDialogHost, type DialogApi, type DialogBodyProps, type DialogData } from './context.ts';
 import { dialogTitle } from './titles.ts';
 import { RemoveDialogBody } from './RemoveDialog.tsx';
 import { DetailsDialogBody } from './DetailsDialog.tsx';
@@ -26,10 +26,16 @@ import { CustomDialogBody } from './custom.tsx';
  */
 let formDialogCode: ReturnType<typeof fetchFormDialog> | undefined;
 const fetchFormDialog = () => import('./FormDialog.tsx');
-const loadFormDialog = () => (formDialogCode ??= fetchFormDialog().catch((error: unknown) => {
-  formDialogCode = undefined;
-  throw error;
-}));
+/** The form code once it is here: a dialog opened after that renders it without suspending. */
+let loadedFormCode: Awaited<ReturnType<typeof fetchFormDialog>> | undefined;
+const loadFormDialog = () =>
+  (formDialogCode ??= fetchFormDialog().then(
+    (code) => (loadedFormCode = code),
+    (error: unknown) => {
+      formDialogCode = undefined;
+      throw error;
+    },
+  ));
 const FormDialogBody = lazy(loadFormDialog);
 
 /** Runs `task` when the browser has nothing else to do (a timer where requestIdleCallback is missing); answers a cancel. */
@@ -48,6 +54,11 @@ interface Shown {
   open: boolean;
   /** Remounts the dialog when another opens over it, so no state leaks from one to the next. */
   seq: number;
+  /**
+   * The form body, chosen as the dialog opens: the loaded code, or the lazy one while it loads. Never
+   * swapped while the dialog is open (a different component would remount it and lose what was typed).
+   */
+  Form: ComponentType<DialogBodyProps<CreateDialog | UpdateDialog | ActionDialog>>;
 }
 
 export function DialogHost({ children, registry = defaultRegistry }: { children?: ReactNode; registry?: Registry }) {
@@ -78,9 +89,10 @@ export function DialogHost({ children, registry = defaultRegistry }: { children?
         return false;
       }
       timeDialogOpen(type);
+      setWarmUp('done'); // a real dialog warms what the warm-up would
       dirty.current = false;
       setConfirming(false);
-      setShown((s) => ({ type, data, open: true, seq: (s?.seq ?? 0) + 1 }));
+      setShown((s) => ({ type, data, open: true, seq: (s?.seq ?? 0) + 1, Form: loadedFormCode?.default ?? FormDialogBody }));
       return true;
     },
     [registry, toast, refresh],
@@ -102,8 +114,27 @@ export function DialogHost({ children, registry = defaultRegistry }: { children?
   const api = useMemo<DialogApi>(() => ({ openDialog, closeDialog }), [openDialog, closeDialog]);
 
   useEffect(() => registerDialogHost(api), [api]);
-  // The host mounts with the layout, after sign-in: the sign-in page never loads the form code.
-  useEffect(() => whenIdle(() => void loadFormDialog().catch(() => {})), []);
+  // The host mounts with the layout, after sign-in: the sign-in page never loads the form code. Once it
+  // is here, forms render it directly (no suspending on a first open), and at the next idle moment a
+  // form is rendered once out of sight, so the first real one opens as fast as the later ones (warm-up.tsx).
+  const [warmUp, setWarmUp] = useState<'waiting' | 'now' | 'done'>('waiting');
+  useEffect(() => {
+    let cancelWarmUp = () => {};
+    const cancelLoad = whenIdle(
+      () =>
+        void loadFormDialog().then(
+          () => {
+            cancelWarmUp = whenIdle(() => setWarmUp((w) => (w === 'waiting' ? 'now' : w)));
+          },
+          () => {},
+        ),
+    );
+    return () => {
+      cancelLoad();
+      cancelWarmUp();
+    };
+  }, []);
+  const warmedUp = useCallback(() => setWarmUp('done'), []);
 
   const found = shown ? registry.dialog(shown.type) : undefined;
   let body: ReactNode = null;
@@ -114,7 +145,7 @@ export function DialogHost({ children, registry = defaultRegistry }: { children?
     if (dialog.component) body = <CustomDialogBody {...props} dialog={dialog} component={dialog.component} />;
     else if (dialog.kind === 'remove') body = <RemoveDialogBody {...props} dialog={dialog} />;
     else if (dialog.kind === 'details') body = <DetailsDialogBody {...props} dialog={dialog} />;
-    else body = <FormDialogBody {...props} dialog={dialog} />;
+    else body = <shown.Form {...props} dialog={dialog} />;
   }
 
   return (
@@ -144,6 +175,7 @@ export function DialogHost({ children, registry = defaultRegistry }: { children?
           </Suspense>
         </Dialog>
       )}
+      {loadedFormCode && warmUp === 'now' && <loadedFormCode.FormWarmUp onDone={warmedUp} />}
       <DiscardConfirm open={confirming} onKeep={() => setConfirming(false)} onDiscard={closeDialog} />
     </DialogContext.Provider>
   );

@@ -223,3 +223,5 @@ export default function FormDialogBody({
     </DialogContent>
   );
 }
+// The host renders it once when idle after sign-in, from this chunk (RJSF is here, not in the first load).
+export { FormWarmUp } from './warm-up.tsx';
