@@ -4,7 +4,7 @@
  * when the first one opens. Delete and details bodies are small and reuse the list's code, so they
  * come with the host: making them lazy would add a round trip to opening them and save nothing.
  */
-import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, type ComponentType, type ReactNode } from 'react';
+import { lazy, startTransition, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { CircularProgress, Dialog, DialogContent, DialogTitle, useMediaQuery, type Theme } from '@mui/material';
 import { useRefresh } from 'react-admin';
 import type { ActionDialog, CreateDialog, Registry, UpdateDialog } from '../../manifest/index.ts';
@@ -124,7 +124,9 @@ export function DialogHost({ children, registry = defaultRegistry }: { children?
       () =>
         void loadFormDialog().then(
           () => {
-            cancelWarmUp = whenIdle(() => setWarmUp((w) => (w === 'waiting' ? 'now' : w)));
+            // A transition: React renders it in slices and drops it for a click, so a user who opens a
+            // dialog meanwhile is not kept waiting for the warm-up.
+            cancelWarmUp = whenIdle(() => startTransition(() => setWarmUp((w) => (w === 'waiting' ? 'now' : w))));
           },
           () => {},
         ),
