@@ -71,6 +71,8 @@ export function DialogHost({ children, registry = defaultRegistry }: { children?
   // Whether the open form holds unsaved changes (its body reports them), and whether we ask about them.
   const dirty = useRef(false);
   const [confirming, setConfirming] = useState(false);
+  // The out-of-sight form that warms the first dialog (warm-up.tsx): waits for the code, then renders once.
+  const [warmUp, setWarmUp] = useState<'waiting' | 'now' | 'done'>('waiting');
 
   /** Shows a dialog; false when it did not open (unknown type, a delete without its target). */
   const show = useCallback(
@@ -117,7 +119,6 @@ export function DialogHost({ children, registry = defaultRegistry }: { children?
   // The host mounts with the layout, after sign-in: the sign-in page never loads the form code. Once it
   // is here, forms render it directly (no suspending on a first open), and at the next idle moment a
   // form is rendered once out of sight, so the first real one opens as fast as the later ones (warm-up.tsx).
-  const [warmUp, setWarmUp] = useState<'waiting' | 'now' | 'done'>('waiting');
   useEffect(() => {
     let cancelWarmUp = () => {};
     const cancelLoad = whenIdle(
