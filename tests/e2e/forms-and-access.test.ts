@@ -72,7 +72,7 @@ describe.skipIf(!hasChromium)('forms and access in the browser', () => {
     page.setDefaultTimeout(15_000);
     // Watches from the first script on: the warm-up (DialogHost, warm-up.tsx) lives only a few frames.
     await page.addInitScript(() => {
-      const seen = { added: 0, removed: 0, focusedInside: false, states: [] as unknown[] };
+      const seen = { added: 0, removed: 0, focusedInside: false, states: [] as unknown[], hiddenOutside: [] as string[] };
       (window as unknown as { warmUp: typeof seen }).warmUp = seen;
       const isWarmUp = (n: Node) => n instanceof Element && n.matches('[data-testid="form-warm-up"]');
       new MutationObserver((records) => {
@@ -91,8 +91,13 @@ describe.skipIf(!hasChromium)('forms and access in the browser', () => {
             });
           }
           for (const n of r.removedNodes) if (isWarmUp(n)) seen.removed++;
+          // Nothing of the app may be hidden from assistive technology by the warm-up's dialog.
+          const el = r.target as Element;
+          if (r.type === 'attributes' && el.getAttribute('aria-hidden') === 'true' && !el.closest('[data-testid="form-warm-up"]')) {
+            seen.hiddenOutside.push(`${el.tagName.toLowerCase()}.${el.className}`);
+          }
         }
-      }).observe(document, { childList: true, subtree: true });
+      }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['aria-hidden'] });
       document.addEventListener('focusin', (e) => void ((e.target as Element).closest?.('[data-testid="form-warm-up"]') && (seen.focusedInside = true)), true);
     });
     await signIn(page, server.url);
@@ -102,6 +107,7 @@ describe.skipIf(!hasChromium)('forms and access in the browser', () => {
       added: 1,
       removed: 1,
       focusedInside: false,
+      hiddenOutside: [],
       states: [{ visibility: 'hidden', inert: true, ariaHidden: 'true', inputs: true, dialogInView: false }],
     });
     // The page is the user's again: a real form dialog opens with the focus in its first field.

@@ -6,7 +6,7 @@
  * browser is idle after sign-in, the host renders this once: a dialog with a form of every plain input
  * kind, laid out but out of sight, out of the focus order and of the accessibility tree, then unmounts it.
  */
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { Box, Dialog, DialogContent, DialogTitle } from '@mui/material';
 import Form from '@rjsf/mui';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
@@ -60,6 +60,7 @@ function nextFrame(task: () => void): () => void {
 
 /** Renders once, then asks to be removed two frames later (after the browser has styled and laid it out). */
 export function FormWarmUp({ onDone }: { onDone: () => void }) {
+  const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     let cancelSecond = () => {};
     const cancelFirst = nextFrame(() => (cancelSecond = nextFrame(onDone)));
@@ -69,9 +70,15 @@ export function FormWarmUp({ onDone }: { onDone: () => void }) {
     };
   }, [onDone]);
   return (
-    <Box sx={OUT_OF_SIGHT} aria-hidden inert data-testid="form-warm-up">
+    <Box ref={box} sx={OUT_OF_SIGHT} aria-hidden inert data-testid="form-warm-up">
+      {/*
+        MUI's modal manager hides from assistive technology everything in the modal's container except the
+        modal's own ancestors; its container defaults to the body, which would hide the whole app (and the
+        focus in it) for these frames. Its container is this box, where there is nothing else to hide.
+      */}
       <Dialog
         open
+        container={() => box.current}
         disablePortal
         hideBackdrop
         disableScrollLock
