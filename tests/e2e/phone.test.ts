@@ -103,7 +103,8 @@ describe.skipIf(!hasChromium)('phones: every list and a dialog on it fit a 390 p
         await page.evaluate((hash) => (location.hash = hash), `#/${r.name}?${search}`);
         const dialog = page.getByRole('dialog');
         await dialog.waitFor();
-        await page.getByLabel('Loading form').waitFor({ state: 'detached' });
+        // Measured once loaded (its form's code, a view's code, what the view reads).
+        await dialog.getByRole('progressbar', { name: /^Loading/ }).first().waitFor({ state: 'detached' });
         const paper = await dialog.boundingBox();
         if (!paper || paper.x < 0 || paper.width > PHONE.width || Math.round(paper.width) < PHONE.width)
           problems.push(`${type}: the dialog is ${paper?.width} px wide at ${paper?.x}, not the screen's width`);

@@ -63,9 +63,25 @@ describe.skipIf(!hasChromium)('one-time passwords and the profile in the browser
 
     await dialog.getByRole('button', { name: 'Close' }).click();
     await dialog.waitFor({ state: 'detached' });
-    // Opened again, the dialog has forgotten it.
+    // Opened again, the dialog has forgotten it. It reads the account afresh (held back here): until the
+    // account is in, it says it is loading and shows none of it; then the login, the account's state and
+    // the button come at once, so nothing moves under a pointer on its way to Close.
+    let release = () => {};
+    const held = new Promise<void>((done) => (release = done));
+    const account = '**/api/admin/v1/users/*';
+    await page.route(account, async (route) => {
+      await held;
+      await route.continue();
+    });
     await openLoginDetails();
+    await dialogOf(page).getByRole('progressbar', { name: 'Loading account' }).waitFor();
+    expect(await dialogOf(page).getByRole('button', { name: 'Issue a one-time password' }).count()).toBe(0);
+    expect(await dialogOf(page).getByText('seller@demo.test').count()).toBe(0);
+    release();
     await dialogOf(page).getByRole('button', { name: 'Issue a one-time password' }).waitFor();
+    expect(await dialogOf(page).getByText('Must choose a new password').count()).toBe(1);
+    expect(await dialogOf(page).getByRole('progressbar').count()).toBe(0);
+    await page.unroute(account);
     expect(await dialogOf(page).getByText(otp).count()).toBe(0);
     await dialogOf(page).getByRole('button', { name: 'Close' }).click();
     await dialogOf(page).waitFor({ state: 'detached' });

@@ -9,7 +9,7 @@
  * shown is the one that signs in, and its role names the area.
  */
 import { useEffect, useState } from 'react';
-import { Alert, AlertTitle, Box, Button, Chip, DialogContent, Link, Stack, Typography } from '@mui/material';
+import { Alert, AlertTitle, Box, Button, Chip, CircularProgress, DialogContent, Link, Stack, Typography } from '@mui/material';
 import KeyIcon from '@mui/icons-material/Key';
 import { Labeled, useResourceContext } from 'react-admin';
 import { users } from '../../../../resources/people.ts';
@@ -51,6 +51,9 @@ export function LoginDetailsView({ record, onClose }: LoginDetailsViewProps) {
     };
   }, [accountId]);
 
+  // Until the account is here, nothing of it is shown: the login, its state and the button come at once,
+  // so nothing moves under a pointer on its way to a button (Close, at the bottom of a centred dialog).
+  const loading = !!accountId && !account && !loadFailed;
   const email = text(account?.email) || text(record.email);
   // The account says whose area it signs in to (an agent's: /agent, a seller's: /seller).
   const role = text(account?.role) || (resource === users.name ? text(record.role) : '');
@@ -70,6 +73,15 @@ export function LoginDetailsView({ record, onClose }: LoginDetailsViewProps) {
     }
   }
 
+  if (loading)
+    return (
+      <>
+        <DialogContent sx={{ display: 'flex', justifyContent: 'center', py: 4 }}>
+          <CircularProgress aria-label="Loading account" />
+        </DialogContent>
+        <CloseActions onClose={onClose} />
+      </>
+    );
   return (
     <>
       <DialogContent>
