@@ -8,6 +8,7 @@ import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { withStatementCache } from './sqlite-statements.ts';
+import { prepareReadingStatements } from './pg-statements.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -64,6 +65,8 @@ async function connectPostgres(url: string, schema?: string): Promise<Database> 
     max: 10,
     ...(schema ? { options: `-c search_path="${schema}"` } : {}),
   });
+  // Each connection prepares the reads it runs, once (pg-statements.ts).
+  pool.on('connect', (client) => prepareReadingStatements(client));
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
   return { db, engine: 'postgres', close: () => db.destroy() };
 }

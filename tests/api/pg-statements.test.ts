@@ -1,0 +1,82 @@
+/**
+ * PostgreSQL: the reads Kysely runs are prepared once per connection (pg-statements.ts), writes are
+ * not, the names a connection keeps are bounded, and a statement prepared before its table changed
+ * shape is prepared again rather than failing. Read off the server's own `pg_prepared_statements`, in a
+ * pool of one connection so every query below meets the same one.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { connect, dropSchema, type Database } from '../../src/server/db/connect.ts';
+import { prepareReadingStatements } from '../../src/server/db/pg-statements.ts';
+
+const url = process.env.DATABASE_URL;
+
+describe.skipIf(!url?.startsWith('postgres'))('prepared reading statements (postgres)', () => {
+  const schema = `test_prepared_${Date.now().toString(36)}`;
+  let setup: Database;
+  let pool: pg.Pool;
+  let db: Kysely<any>;
+  const MAX = 5;
+
+  beforeAll(async () => {
+    // The app's own connect makes the schema (and is the path the server takes).
+    setup = await connect({ url, schema });
+    await setup.db.schema.createTable('things').addColumn('id', 'integer', (c) => c.primaryKey()).addColumn('name', 'text').execute();
+    pool = new pg.Pool({ connectionString: url, max: 1, options: `-c search_path="${schema}"` });
+    pool.on('connect', (client) => prepareReadingStatements(client, MAX));
+    db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  });
+  afterAll(async () => {
+    await db?.destroy();
+    await setup?.close();
+    if (url) await dropSchema(url, schema);
+  });
+
+  /** The statements this (one) connection holds prepared. */
+  const prepared = async () =>
+    (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(db)).rows.map((r) => r.statement);
+
+  it('prepares a read once and runs it again with other values; a write stays unnamed', async () => {
+    await db.insertInto('things').values([{ id: 1, name: 'one' }, { id: 2, name: 'two' }]).execute();
+    const byId = (id: number) => db.selectFrom('things').select('name').where('id', '=', id).executeTakeFirst();
+    expect(await byId(1)).toEqual({ name: 'one' });
+    expect(await byId(2)).toEqual({ name: 'two' });
+    expect(await byId(3)).toBeUndefined();
+    const text = db.selectFrom('things').select('name').where('id', '=', 0).compile().sql;
+    const statements = await prepared();
+    expect(statements.filter((s) => s === text)).toHaveLength(1);
+    expect(statements.some((s) => /^\s*insert/i.test(s))).toBe(false);
+  });
+
+  it("is what the server's own connection does", async () => {
+    // One pooled connection for the read and the look at what it holds.
+    const statements = await setup.db.connection().execute(async (c) => {
+      await c.selectFrom('things').select('id').where('name', '=', 'one').execute();
+      return (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(c)).rows.map((r) => r.statement);
+    });
+    expect(statements).toContain(setup.db.selectFrom('things').select('id').where('name', '=', '').compile().sql);
+  });
+
+  it('keeps at most its bound of names; further reads run unnamed and still answer', async () => {
+    for (let n = 1; n <= MAX + 3; n++) {
+      const ids = Array.from({ length: n }, (_, i) => i + 1);
+      const rows = await db.selectFrom('things').select('id').where('id', 'in', ids).orderBy('id').execute();
+      expect(rows.map((r) => r.id)).toEqual(ids.filter((i) => i <= 2));
+    }
+    expect((await prepared()).length).toBe(MAX);
+  });
+
+  it('a read prepared before its table gained a column answers with the column', async () => {
+    const all = () => db.selectFrom('things').selectAll().where('id', '=', 1).executeTakeFirst();
+    // A fresh pool of one, so the bound above leaves room for this statement.
+    await db.destroy();
+    pool = new pg.Pool({ connectionString: url, max: 1, options: `-c search_path="${schema}"` });
+    pool.on('connect', (client) => prepareReadingStatements(client, MAX));
+    db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+    expect(await all()).toEqual({ id: 1, name: 'one' });
+    await setup.db.schema.alterTable('things').addColumn('colour', 'text', (c) => c.defaultTo('blue')).execute();
+    expect(await all()).toEqual({ id: 1, name: 'one', colour: 'blue' });
+    expect(await all()).toEqual({ id: 1, name: 'one', colour: 'blue' });
+  });
+});
