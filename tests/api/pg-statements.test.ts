@@ -15,17 +15,20 @@ const url = process.env.DATABASE_URL;
 describe.skipIf(!url?.startsWith('postgres'))('prepared reading statements (postgres)', () => {
   const schema = `test_prepared_${Date.now().toString(36)}`;
   let setup: Database;
-  let pool: pg.Pool;
   let db: Kysely<any>;
   const MAX = 5;
+  /** A pool of one connection that prepares its reads, as the server's pools do, bounded at MAX. */
+  const poolOfOne = () => {
+    const pool = new pg.Pool({ connectionString: url, max: 1, options: `-c search_path="${schema}"` });
+    pool.on('connect', (client) => prepareReadingStatements(client, MAX));
+    return new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  };
 
   beforeAll(async () => {
     // The app's own connect makes the schema (and is the path the server takes).
     setup = await connect({ url, schema });
     await setup.db.schema.createTable('things').addColumn('id', 'integer', (c) => c.primaryKey()).addColumn('name', 'text').execute();
-    pool = new pg.Pool({ connectionString: url, max: 1, options: `-c search_path="${schema}"` });
-    pool.on('connect', (client) => prepareReadingStatements(client, MAX));
-    db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+    db = poolOfOne();
   });
   afterAll(async () => {
     await db?.destroy();
@@ -71,9 +74,7 @@ describe.skipIf(!url?.startsWith('postgres'))('prepared reading statements (post
     const all = () => db.selectFrom('things').selectAll().where('id', '=', 1).executeTakeFirst();
     // A fresh pool of one, so the bound above leaves room for this statement.
     await db.destroy();
-    pool = new pg.Pool({ connectionString: url, max: 1, options: `-c search_path="${schema}"` });
-    pool.on('connect', (client) => prepareReadingStatements(client, MAX));
-    db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+    db = poolOfOne();
     expect(await all()).toEqual({ id: 1, name: 'one' });
     await setup.db.schema.alterTable('things').addColumn('colour', 'text', (c) => c.defaultTo('blue')).execute();
     expect(await all()).toEqual({ id: 1, name: 'one', colour: 'blue' });

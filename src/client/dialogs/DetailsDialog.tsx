@@ -4,13 +4,14 @@
  * first opens, so neither qrcode.react nor the gallery's preview is in the layout's chunk.
  */
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
-import { CircularProgress, DialogContent, Stack } from '@mui/material';
+import { DialogContent, Stack } from '@mui/material';
 import { Labeled, RecordContextProvider, ResourceContextProvider, usePermissions } from 'react-admin';
 import { readsReference } from '../generate/access.ts';
 import { labelOf, type DetailsDialog, type DetailsView, type FieldDef } from '../../manifest/index.ts';
 import { fieldDisplay } from '../generate/columns.tsx';
 import type { DialogBodyProps, DialogData } from './context.ts';
 import { CloseActions } from './DialogButtons.tsx';
+import { DialogLoading } from './DialogLoading.tsx';
 
 /** `id` is implicit in manifests, so it has no declaration to show it by; this stands in. */
 const ID_FIELD: FieldDef = { name: 'id', kind: 'text', storage: 'text', label: 'Id' };
@@ -26,14 +27,6 @@ const VIEWS: Record<DetailsView, LazyExoticComponent<ComponentType<DetailsViewPr
   galleryImage: lazy(() => import('./views/GalleryImageView.tsx').then((m) => ({ default: m.GalleryImageView }))),
   loginDetails: lazy(() => import('./views/LoginDetailsView.tsx').then((m) => ({ default: m.LoginDetailsView }))),
 };
-
-function Loading() {
-  return (
-    <DialogContent sx={{ display: 'flex', justifyContent: 'center', py: 4 }}>
-      <CircularProgress aria-label="Loading" />
-    </DialogContent>
-  );
-}
 
 function FieldList({ resource, dialog, onClose }: Pick<DialogBodyProps<DetailsDialog>, 'resource' | 'dialog' | 'onClose'>) {
   const { permissions } = usePermissions();
@@ -69,7 +62,7 @@ export function DetailsDialogBody({ resource, dialog, data, onClose }: DialogBod
     <ResourceContextProvider value={resource.name}>
       <RecordContextProvider value={record}>
         {View ? (
-          <Suspense fallback={<Loading />}>
+          <Suspense fallback={<DialogLoading label="Loading" />}>
             <View record={record} onClose={onClose} />
           </Suspense>
         ) : (

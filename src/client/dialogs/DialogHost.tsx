@@ -5,7 +5,7 @@
  * come with the host: making them lazy would add a round trip to opening them and save nothing.
  */
 import { lazy, startTransition, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, type ComponentType, type ReactNode } from 'react';
-import { CircularProgress, Dialog, DialogContent, DialogTitle, useMediaQuery, type Theme } from '@mui/material';
+import { Dialog, DialogTitle, useMediaQuery, type Theme } from '@mui/material';
 import { useRefresh } from 'react-admin';
 import type { ActionDialog, CreateDialog, Registry, UpdateDialog } from '../../manifest/index.ts';
 import { registry as defaultRegistry } from '../../../resources/index.ts';
@@ -18,6 +18,7 @@ import { timeDialogOpen } from './timing.ts';
 import { useDialogAddress } from './deep-link.ts';
 import { DiscardConfirm } from './discard.tsx';
 import { CustomDialogBody } from './custom.tsx';
+import { DialogLoading } from './DialogLoading.tsx';
 
 /**
  * The form dialogs' code (RJSF with it), fetched once: by the first form dialog opened or, sooner, when
@@ -168,11 +169,7 @@ export function DialogHost({ children, registry = defaultRegistry }: { children?
         >
           <DialogTitle id={titleId}>{dialogTitle(shown.type, found.resource, found.dialog)}</DialogTitle>
           <Suspense
-            fallback={
-              <DialogContent sx={{ display: 'flex', justifyContent: 'center', py: 4 }}>
-                <CircularProgress aria-label="Loading form" />
-              </DialogContent>
-            }
+            fallback={<DialogLoading label="Loading form" />}
           >
             {body}
           </Suspense>

@@ -9,7 +9,7 @@
  * shown is the one that signs in, and its role names the area.
  */
 import { useEffect, useState } from 'react';
-import { Alert, AlertTitle, Box, Button, Chip, CircularProgress, DialogContent, Link, Stack, Typography } from '@mui/material';
+import { Alert, AlertTitle, Box, Button, Chip, DialogContent, Link, Stack, Typography } from '@mui/material';
 import KeyIcon from '@mui/icons-material/Key';
 import { Labeled, useResourceContext } from 'react-admin';
 import { users } from '../../../../resources/people.ts';
@@ -17,6 +17,7 @@ import { homeOf } from '../../areas/areas.ts';
 import { send } from '../../providers/http.ts';
 import { useToast } from '../../shell/toast.tsx';
 import { CloseActions } from '../DialogButtons.tsx';
+import { DialogLoading } from '../DialogLoading.tsx';
 import { failureToast } from '../outcome.ts';
 
 export interface LoginDetailsViewProps {
@@ -76,9 +77,7 @@ export function LoginDetailsView({ record, onClose }: LoginDetailsViewProps) {
   if (loading)
     return (
       <>
-        <DialogContent sx={{ display: 'flex', justifyContent: 'center', py: 4 }}>
-          <CircularProgress aria-label="Loading account" />
-        </DialogContent>
+        <DialogLoading label="Loading account" />
         <CloseActions onClose={onClose} />
       </>
     );
