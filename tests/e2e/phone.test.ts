@@ -6,7 +6,7 @@
  * screen, a list shows cards (a reorderable one keeps its table, scrolled in its own box) whose row
  * actions can be reached, and a dialog opened on it fills the screen without widening the page.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, inject, it, type ExpectStatic } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { registry } from '../../resources/index.ts';
 import { allows, dialogAccess, type ResourceDef } from '../../src/manifest/index.ts';
@@ -54,16 +54,19 @@ describe.skipIf(!hasChromium)('phones: every list and a dialog on it fit a 390 p
     return !!box && box.x >= 0 && box.x + box.width <= PHONE.width + 0.5;
   }
 
-  async function showList(page: Page, r: ResourceDef) {
+  /** `expect` is the test's own: the tests run at once. */
+  async function showList(page: Page, r: ResourceDef, expect: ExpectStatic) {
     await page.evaluate((hash) => (location.hash = hash), `#/${r.name}`);
     await expect.poll(() => page.locator('#react-admin-title').textContent()).toBe(r.plural);
     await page.getByRole('list', { name: r.plural }).or(page.locator('main table')).or(page.getByText(/^No .* yet$/)).first().waitFor();
     await page.locator('.MuiLinearProgress-root').first().waitFor({ state: 'detached' }).catch(() => {});
   }
 
+  // The three checks run at once, each in a page of its own (the browser's work is in processes of its
+  // own); reduced motion: a dialog is measured and closed without waiting out its fade.
   for (const scheme of ['light', 'dark'] as const)
-    it(`fits every list and dialog (${scheme})`, async () => {
-      const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, colorScheme: scheme });
+    it.concurrent(`fits every list and dialog (${scheme})`, async ({ expect }) => {
+      const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, colorScheme: scheme, reducedMotion: 'reduce' });
       const page = await context.newPage();
       page.setDefaultTimeout(20_000);
       // On a phone the menu is a closed drawer: signing in is done once the landing page's title shows.
@@ -77,7 +80,7 @@ describe.skipIf(!hasChromium)('phones: every list and a dialog on it fit a 390 p
       const landing = await pageWidth(page);
       if (landing > PHONE.width) problems.push(`the dashboard is ${landing} px wide`);
       for (const r of lists) {
-        await showList(page, r);
+        await showList(page, r, expect);
         const width = await pageWidth(page);
         if (width > PHONE.width) problems.push(`${r.name} list: the page is ${width} px wide`);
         for (const button of await page.locator('header button').all())
@@ -119,10 +122,10 @@ describe.skipIf(!hasChromium)('phones: every list and a dialog on it fit a 390 p
 
   // The hand-written screens (areas/screens.ts): each role's area, and the admin's referral tree and
   // storefront people, as each role that may open them, every one as wide as the phone at most.
-  it('fits every hand-written screen of every role', async () => {
+  it.concurrent('fits every hand-written screen of every role', async ({ expect }) => {
     const problems: string[] = [];
     for (const role of ROLES) {
-      const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+      const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, reducedMotion: 'reduce' });
       const page = await context.newPage();
       page.setDefaultTimeout(20_000);
       await signIn(page, server.url, demoEmail(role), DEMO_PASSWORD);
