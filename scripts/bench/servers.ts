@@ -62,7 +62,9 @@ function track(name: string, proc: ChildProcess, port: number): Child {
  * its garbage on demand (`--expose-gc`), so the memory it reports is what it holds.
  */
 function spawnTs(name: string, script: string, args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 60_000): Promise<Child> {
-  const proc = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', join(here, script), ...args], {
+  // BENCH_CPU_PROF=<folder>: ours writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
+  const profile = name === 'ours' && process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const proc = spawn(process.execPath, ['--expose-gc', ...profile, '--import', 'tsx', join(here, script), ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NODE_ENV: 'production', ...env },
   });

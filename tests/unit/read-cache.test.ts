@@ -119,6 +119,46 @@ describe('ReadCache', () => {
     expect(cache.bytes).toBe(0);
   });
 
+  it('keeps a whole table’s total with a bound of 0, until the table is written, the time to live ends or every table is', async () => {
+    const time = clock();
+    const cache = new ReadCache({ maxBytes: 0, ttlMs: 1000, now: time.now });
+    let counted = 0;
+    const total = (table = 't') => cache.tableTotal(table, async () => ++counted);
+    expect(await total()).toBe(1);
+    expect(await total()).toBe(1);
+    expect(await total('u')).toBe(2); // one a table
+    expect(cache.size).toBe(0); // not an answer: outside the bound
+    cache.invalidate('u');
+    expect(await total()).toBe(1);
+    cache.invalidate('t');
+    expect(await total()).toBe(3);
+    time.advance(1000);
+    expect(await total()).toBe(4);
+    cache.invalidateAll();
+    expect(await total()).toBe(5);
+    // A write while it was counted: given, not kept.
+    cache.invalidate('t');
+    const racing = cache.tableTotal('t', async () => {
+      cache.invalidate('t');
+      return 99;
+    });
+    expect(await racing).toBe(99);
+    expect(await total()).toBe(6);
+  });
+
+  it('counts every time while deaf to the other nodes', async () => {
+    const cache = new ReadCache({ maxBytes: 0 });
+    let hearing = true;
+    cache.connectPeers({ publish: async () => {}, listening: () => hearing });
+    let counted = 0;
+    const total = () => cache.tableTotal('t', async () => ++counted);
+    expect(await total()).toBe(1);
+    expect(await total()).toBe(1);
+    hearing = false;
+    expect(await total()).toBe(2);
+    expect(await total()).toBe(3);
+  });
+
   it('drops expired entries as it goes, not only when they are asked for again', async () => {
     const time = clock();
     const cache = new ReadCache({ ttlMs: 1000, now: time.now });

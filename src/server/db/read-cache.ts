@@ -74,6 +74,8 @@ export interface ReadCachePeers {
 export class ReadCache {
   /** In order of use: the first is the least recently used. */
   private readonly entries = new Map<string, Entry>();
+  /** Whole tables' totals (see `tableTotal`): one a table, outside the byte bound. */
+  private readonly totals = new Map<string, Entry>();
   private readonly generations = new Map<string, number>();
   private readonly ttlMs: number;
   private readonly maxBytes: number;
@@ -159,6 +161,24 @@ export class ReadCache {
     return value;
   }
 
+  /**
+   * A whole table's row count, kept while the table is unwritten (and within the time to live), like an
+   * answer, but even when answers are not kept (`READ_CACHE_MB=0`): it is one number a table, so it needs
+   * no bound, and counting the table again for every page cost more than reading the page (SQLite,
+   * 20,000 products: half of a sorted page's time).
+   */
+  async tableTotal<T>(table: string, compute: () => Promise<T>): Promise<T> {
+    if (this.peers && !this.peers.listening()) return compute();
+    const now = this.now();
+    const hit = this.totals.get(table);
+    if (hit && this.valid(hit, now)) return hit.value as T;
+    const before = this.generationsOf([table]);
+    const value = await compute();
+    if (this.generationsOf([table])[0] === before[0]) this.totals.set(table, { value, at: now, tables: [table], generations: before, bytes: 0 });
+    else this.totals.delete(table);
+    return value;
+  }
+
   private keep(key: string, entry: Entry) {
     entry.bytes = ENTRY_OVERHEAD_BYTES + 2 * key.length + weigh(entry.value);
     const old = this.entries.get(key);
@@ -190,6 +210,7 @@ export class ReadCache {
   invalidateAll() {
     for (const table of this.generations.keys()) this.invalidateHere(table);
     for (const [key, entry] of this.entries) this.drop(key, entry);
+    this.totals.clear();
   }
 
   /** Connects the other nodes (src/server/cluster). */

@@ -99,10 +99,7 @@ export async function list(db: Db, r: ResourceDef, query: ListQuery, scope?: Sco
     return { rows: rows.map((row) => toRecord(r, row)!), ...n };
   }
   // A whole table's count is the same for every page of it: counted once between writes.
-  const [rows, n] = await Promise.all([
-    page.execute(),
-    !filtered && cache ? cache.get(`count ${r.name}`, [r.name], total) : total(),
-  ]);
+  const [rows, n] = await Promise.all([page.execute(), !filtered && cache ? cache.tableTotal(r.name, total) : total()]);
   return { rows: rows.map((row) => toRecord(r, row)!), ...n };
 }
 
