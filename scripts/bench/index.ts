@@ -58,6 +58,7 @@ if (args.help) {
       '  --cache-mb N  ours\' read-cache bound in MiB (READ_CACHE_MB; default: the server\'s 64, 0 with --cold);\n' +
       '                `--cold --cache-mb 64` sends the cache-busting parameters to a caching server\n' +
       '  ours\' memory (RSS, heap used) is reported at its start and after each scenario\n' +
+      '  BENCH_CPU_PROF=<folder> in the environment: ours writes a V8 CPU profile there when it stops\n' +
       'npm run bench -- --sockets 1000 [--per-client 3] [--concurrency 8]: socket delivery across two nodes (needs DATABASE_URL + REDIS_URL; else one SQLite node)',
   );
   process.exit(0);
