@@ -61,10 +61,8 @@ function track(name: string, proc: ChildProcess, port: number): Child {
  * Spawns a TypeScript child that prints `{"port":…}` on its first line once it listens. It may collect
  * its garbage on demand (`--expose-gc`), so the memory it reports is what it holds.
  */
-function spawnTs(name: string, script: string, args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 60_000): Promise<Child> {
-  // BENCH_CPU_PROF=<folder>: ours writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
-  const profile = name === 'ours' && process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const proc = spawn(process.execPath, ['--expose-gc', ...profile, '--import', 'tsx', join(here, script), ...args], {
+function spawnTs(name: string, script: string, args: string[], env: NodeJS.ProcessEnv = {}, nodeArgs: string[] = [], timeoutMs = 60_000): Promise<Child> {
+  const proc = spawn(process.execPath, ['--expose-gc', ...nodeArgs, '--import', 'tsx', join(here, script), ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NODE_ENV: 'production', ...env },
   });
@@ -113,7 +111,9 @@ export function startOurs(o: OursOptions, name = 'ours'): Promise<Child> {
   if (o.url) args.push('--url', o.url);
   if (o.schema) args.push('--schema', o.schema);
   if (o.clientDir) args.push('--client-dir', o.clientDir);
-  return spawnTs(name, 'serve-ours.ts', args, o.cacheMb === undefined ? {} : { READ_CACHE_MB: String(o.cacheMb) });
+  // BENCH_CPU_PROF=<folder>: ours writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  return spawnTs(name, 'serve-ours.ts', args, o.cacheMb === undefined ? {} : { READ_CACHE_MB: String(o.cacheMb) }, profile);
 }
 
 export function startCeiling(routesFile: string): Promise<Child> {

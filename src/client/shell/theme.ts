@@ -43,7 +43,7 @@ function accessible(ring: string): RaThemeOptions['components'] {
 const stillByRequest = typeof window !== 'undefined' && window.matchMedia?.('(prefers-reduced-motion: reduce)').matches === true;
 
 /** MUI's transition durations (ms) when the system asks for less motion: none. */
-export function transitionsFor(still: boolean): RaThemeOptions['transitions'] {
+function transitionsFor(still: boolean): RaThemeOptions['transitions'] {
   if (!still) return undefined;
   const none = { shortest: 0, shorter: 0, short: 0, standard: 0, complex: 0, enteringScreen: 0, leavingScreen: 0 };
   return { duration: none };

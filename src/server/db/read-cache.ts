@@ -154,29 +154,30 @@ export class ReadCache {
       }
       this.drop(key, hit);
     }
+    return this.read(tables, now, compute, (entry) => this.keep(key, entry));
+  }
+
+  /** Runs `compute`, and hands its value to `keep` unless a write to `tables` landed meanwhile. */
+  private async read<T>(tables: readonly string[], now: number, compute: () => Promise<T>, keep: (entry: Entry) => void): Promise<T> {
     const before = this.generationsOf(tables);
     const value = await compute();
     // A write that landed while we read makes this answer stale: give it, but do not keep it.
-    if (this.generationsOf(tables).every((g, i) => g === before[i])) this.keep(key, { value, at: now, tables, generations: before, bytes: 0 });
+    if (this.generationsOf(tables).every((g, i) => g === before[i])) keep({ value, at: now, tables, generations: before, bytes: 0 });
     return value;
   }
 
   /**
    * A whole table's row count, kept while the table is unwritten (and within the time to live), like an
    * answer, but even when answers are not kept (`READ_CACHE_MB=0`): it is one number a table, so it needs
-   * no bound, and counting the table again for every page cost more than reading the page (SQLite,
-   * 20,000 products: half of a sorted page's time).
+   * no bound. On PostgreSQL a large table's total is a bounded count and the planner's estimate, two
+   * round trips more for every page (count.ts); SQLite's `count(*)` is cheap, but the same either way.
    */
   async tableTotal<T>(table: string, compute: () => Promise<T>): Promise<T> {
     if (this.peers && !this.peers.listening()) return compute();
     const now = this.now();
     const hit = this.totals.get(table);
     if (hit && this.valid(hit, now)) return hit.value as T;
-    const before = this.generationsOf([table]);
-    const value = await compute();
-    if (this.generationsOf([table])[0] === before[0]) this.totals.set(table, { value, at: now, tables: [table], generations: before, bytes: 0 });
-    else this.totals.delete(table);
-    return value;
+    return this.read([table], now, compute, (entry) => this.totals.set(table, entry));
   }
 
   private keep(key: string, entry: Entry) {
