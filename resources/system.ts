@@ -99,11 +99,14 @@ export const auditLog = defineResource({
   access: { read: ['admin'], write: [] },
   title: 'action',
   menu: { group: 'Settings', icon: 'History' },
-  // Read newest first, narrowed by filters and search: sorted by when only. Every write in the app appends
-  // an entry, and each sortable column would add an index per filter that every write keeps up (with all
-  // columns sortable, 40 indexes: an entry cost more than the record it describes; see README, Performance).
+  // Read newest first, narrowed by filters, search and a range of when: sorted and ranged by `at` only (an
+  // entry's timestamps are the same moment, shown only). Every write in the app appends an entry, and
+  // each sortable column would add an index per filter that every write keeps up (with all columns
+  // sortable, 40 indexes; with the timestamps, 19: an entry cost more than the record it describes;
+  // see README, Performance).
+  timestamps: 'shown',
   fields: [
-    field.text('at', { label: 'When', list: true, display: 'datetime' }),
+    field.text('at', { label: 'When', list: true, display: 'datetime', filterable: true }),
     field.text('user', { label: 'Who', list: true, searchable: true, sortable: false }),
     field.text('userId', { label: 'User id', filterable: true }),
     field.text('role', { list: true, sortable: false }),

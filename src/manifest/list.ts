@@ -16,6 +16,14 @@ export const TIMESTAMP_FIELDS: readonly FieldDef[] = [
   { name: 'updatedAt', label: 'Updated', kind: 'text', storage: 'text', display: 'datetime', sortable: true },
 ];
 
+/** The timestamps of a resource that says `timestamps: 'shown'`: the same columns, neither sorted nor ranged. */
+const SHOWN_TIMESTAMP_FIELDS: readonly FieldDef[] = TIMESTAMP_FIELDS.map((f) => ({ ...f, sortable: false }));
+
+/** The timestamps as a resource's list has them (`timestamps`: sortable unless it says `'shown'`). */
+export function timestampFields(r: Pick<ResourceDef, 'timestamps'>): readonly FieldDef[] {
+  return r.timestamps === 'shown' ? SHOWN_TIMESTAMP_FIELDS : TIMESTAMP_FIELDS;
+}
+
 /**
  * The two ends of a date range filter, as suffixes of the field's name in `filter`:
  * `{"createdAt_gte": "2024-05-01T00:00:00.000Z", "createdAt_lte": "2024-05-31T23:59:59.999Z"}`.
@@ -48,7 +56,7 @@ export function isRangeFilterable(f: FieldDef): boolean {
 
 /** A resource's fields and the timestamps every record has: what a list can show, sort and filter. */
 export function listFields(r: ResourceDef): FieldDef[] {
-  return [...r.fields, ...TIMESTAMP_FIELDS];
+  return [...r.fields, ...timestampFields(r)];
 }
 
 export interface ListOptions {

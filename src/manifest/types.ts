@@ -516,6 +516,13 @@ export interface ResourceInput {
   title?: string;
   /** The list's default sort. */
   sort?: { field: string; order: 'ASC' | 'DESC' };
+  /**
+   * How the list has the records' timestamps (`createdAt`, `updatedAt`). `'sortable'` (the default):
+   * columns, sorted and filtered by a date range. `'shown'`: columns only. Say `'shown'` where a declared
+   * date gives that order and range and every write appends a row (the audit log's `at`): each sortable
+   * column adds an index per filter, each range one more, and every write keeps each one up.
+   */
+  timestamps?: 'sortable' | 'shown';
   /** The GET calls, by a name of your choosing. The one named `list` feeds the list screen. */
   reads?: Record<string, ReadDef>;
   /** Dialogs by their specification type name (`createCategory`). */

@@ -7,7 +7,7 @@
  */
 import { lazy, Suspense, type ReactElement } from 'react';
 import { NumberField, TextField } from 'react-admin';
-import { isSortable, labelOf, TIMESTAMP_FIELDS, type FieldDef, type ResourceDef } from '../../manifest/index.ts';
+import { isSortable, labelOf, TIMESTAMP_FIELDS, timestampFields, type FieldDef, type ResourceDef } from '../../manifest/index.ts';
 import { registry } from '../../../resources/index.ts';
 import { readsReference } from './access.ts';
 import {
@@ -97,7 +97,7 @@ export const HIDDEN_BY_DEFAULT: readonly string[] = TIMESTAMP_FIELDS.map((f) => 
 
 /** The list columns of a resource: its `list: true` fields, in order, then the timestamps (`HIDDEN_BY_DEFAULT`). */
 export function listColumns(resource: ResourceDef, { sortable = true, replace, role }: ColumnOptions = {}): ReactElement[] {
-  return [...resource.fields.filter((f) => f.list && readsReference(f, role)), ...TIMESTAMP_FIELDS]
+  return [...resource.fields.filter((f) => f.list && readsReference(f, role)), ...timestampFields(resource)]
     .map((f) => replace?.(f) ?? fieldDisplay(resource, f, sortable && isSortable(f)))
     .filter((c): c is ReactElement => c !== null);
 }

@@ -1,0 +1,123 @@
+/**
+ * Group commit (src/server/db/group-commit.ts) on a real SQLite file, watched from a second connection
+ * as another process would see it: write transactions that come together share a commit, none returns
+ * before its commit, a failed write leaves the others, a failed commit keeps none of its group, and a
+ * read never sees a write not yet committed.
+ */
+import SQLite from 'better-sqlite3';
+import { Kysely, sql } from 'kysely';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { GroupCommitSqliteDialect } from '../../src/server/db/group-commit.ts';
+import { withStatementCache } from '../../src/server/db/sqlite-statements.ts';
+import { newId } from '../../src/server/db/id.ts';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function open(maxGroup?: number) {
+  const dir = mkdtempSync(join(tmpdir(), 'group-commit-'));
+  const file = join(dir, 'db.sqlite');
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = on');
+  sqlite.exec(`create table t (id text primary key, n integer);
+    create table parent (id text primary key);
+    create table child (id text primary key, parent text references parent(id) deferrable initially deferred);`);
+  const dialect = new GroupCommitSqliteDialect(sqlite, withStatementCache(sqlite), { maxGroup });
+  const db = new Kysely<any>({ dialect });
+  // Another connection to the same file: it sees what is committed, nothing else.
+  const other = new SQLite(file, { readonly: true });
+  const seen = (id: string) => other.prepare('select count(*) as c from t where id = ?').get(id) as { c: number };
+  cleanups.push(async () => {
+    other.close();
+    await db.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { db, stats: dialect.driver.stats, seen: (id: string) => seen(id).c === 1, count: () => (other.prepare('select count(*) as c from t').get() as { c: number }).c };
+}
+
+const insert = (db: Kysely<any>, id: string, n = 1) =>
+  db.transaction().execute(async (trx) => {
+    await trx.insertInto('t').values({ id, n }).execute();
+    // A write's work goes on across awaits, as a create's does (checks, then the audit entry).
+    await new Promise((resolve) => setImmediate(resolve));
+    await trx.updateTable('t').set({ n: n + 1 }).where('id', '=', id).execute();
+    return id;
+  });
+
+describe('group commit (SQLite)', () => {
+  it('writes that come together share commits, and none returns before its own is committed', async () => {
+    const { db, stats, seen } = open();
+    const ids = Array.from({ length: 40 }, () => newId());
+    const visibleWhenDone = await Promise.all(ids.map((id) => insert(db, id).then(() => seen(id))));
+    expect(visibleWhenDone.every(Boolean)).toBe(true);
+    expect(stats.writes).toBe(40);
+    expect(stats.commits).toBeLessThan(40 / 4);
+  });
+
+  it('a group holds at most maxGroup writes', async () => {
+    const { db, stats } = open(4);
+    await Promise.all(Array.from({ length: 10 }, () => insert(db, newId())));
+    expect(stats.writes).toBe(10);
+    expect(stats.commits).toBeGreaterThanOrEqual(3);
+  });
+
+  it('a write that fails takes only itself back; the rest of its group is kept', async () => {
+    const { db, seen } = open();
+    const [a, b, c] = [newId(), newId(), newId()];
+    const results = await Promise.allSettled([
+      insert(db, a),
+      db.transaction().execute(async (trx) => {
+        await trx.insertInto('t').values({ id: b, n: 1 }).execute();
+        await trx.insertInto('t').values({ id: a, n: 2 }).execute(); // a's id again: refused
+      }),
+      insert(db, c),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect([seen(a), seen(b), seen(c)]).toEqual([true, false, true]);
+    expect((await db.selectFrom('t').select('n').where('id', '=', a).executeTakeFirst())?.n).toBe(2);
+  });
+
+  it('a commit that fails fails every write of its group and keeps none; the next write goes through', async () => {
+    const { db, count, seen } = open();
+    const plain = newId();
+    const orphan = db.transaction().execute(async (trx) => {
+      // Checked only when the group commits: a child whose parent is not there.
+      await trx.insertInto('child').values({ id: newId(), parent: 'missing' }).execute();
+    });
+    const results = await Promise.allSettled([insert(db, plain), orphan]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(String((results[0] as PromiseRejectedResult).reason)).toMatch(/FOREIGN KEY/);
+    expect(count()).toBe(0);
+    const after = newId();
+    await insert(db, after);
+    expect(seen(after)).toBe(true);
+  });
+
+  it('a read outside a write transaction sees only what is committed: the waiting group commits first', async () => {
+    const { db, count } = open();
+    // Writes done within the same turn, then a read queued behind them, before the group's own commit
+    // (at the next turn) could run.
+    const writes = Array.from({ length: 5 }, () => db.transaction().execute((trx) => trx.insertInto('t').values({ id: newId(), n: 1 }).execute()));
+    const [{ c }] = (await sql<{ c: number }>`select count(*) as c from t`.execute(db)).rows;
+    // The read came after the five writes, and what it saw another connection sees too: committed first.
+    expect(c).toBe(5);
+    expect(c).toBe(count());
+    await Promise.all(writes);
+    expect(count()).toBe(5);
+  });
+});
+
+describe('record ids', () => {
+  it('are 24 hex characters, time first, each one new (across many draws of random bytes)', () => {
+    const now = Date.UTC(2026, 10, 26, 4, 0, 0);
+    const ids = Array.from({ length: 5000 }, () => newId(now));
+    expect(ids.every((id) => /^[0-9a-f]{24}$/.test(id) && id.startsWith(Math.floor(now / 1000).toString(16)))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
