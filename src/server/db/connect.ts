@@ -9,6 +9,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { withStatementCache } from './sqlite-statements.ts';
 import { GroupCommitSqliteDialect } from './group-commit.ts';
+import { FALLBACK_CHECKPOINT_PAGES, startCheckpointer } from './checkpointer.ts';
 import { prepareReadingStatements } from './pg-statements.ts';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -44,14 +45,20 @@ export async function connect(options: ConnectOptions): Promise<Database> {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
-  // The WAL is copied into the database (and both fsynced) once it holds this many pages: 16 MiB rather
-  // than SQLite's 4 MiB. A page that many writes touch (an index's last leaf, the audit log's) is then
-  // copied once for more commits, and the fsyncs come a quarter as often: a create's commit measured
-  // 0.69 ms → 0.53 ms here (README, Performance). Readers look pages up in the WAL's index either way.
-  sqlite.pragma('wal_autocheckpoint = 4000');
+  // The WAL is copied into the database (and both fsynced) by a worker thread, so no commit waits for
+  // it (checkpointer.ts); this connection does it itself only if the worker falls far behind.
+  sqlite.pragma(`wal_autocheckpoint = ${file === ':memory:' ? 1000 : FALLBACK_CHECKPOINT_PAGES}`);
+  const checkpointer = file === ':memory:' ? undefined : await startCheckpointer(file);
   // Write transactions that come together share one commit, each acknowledged after it (group-commit.ts).
   const db = new Kysely<any>({ dialect: new GroupCommitSqliteDialect(sqlite, withStatementCache(sqlite)) });
-  return { db, engine: 'sqlite', close: () => db.destroy() };
+  return {
+    db,
+    engine: 'sqlite',
+    close: async () => {
+      await db.destroy();
+      await checkpointer?.stop();
+    },
+  };
 }
 
 async function connectPostgres(url: string, schema?: string): Promise<Database> {

@@ -1,0 +1,57 @@
+/**
+ * The WAL is copied into the database by the checkpointing worker (src/server/db/checkpointer.ts), not by
+ * the commits: under a steady stream of writes that stays under the main connection's own checkpoint
+ * (64 MiB), the database file fills as the writes go on.
+ */
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { connect } from '../../src/server/db/connect.ts';
+import { FALLBACK_CHECKPOINT_PAGES } from '../../src/server/db/checkpointer.ts';
+
+const MiB = 1024 * 1024;
+
+describe('the checkpointing worker', () => {
+  it('copies the WAL into the database while writes go on', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'checkpointer-'));
+    const file = join(dir, 'db.sqlite');
+    const database = await connect({ file });
+    try {
+      const { db } = database;
+      await sql`create table blobs (id integer primary key, body blob)`.execute(db);
+      const body = Buffer.alloc(4096, 7);
+      // 12 MiB in 300 commits, a little apart: under the main connection's own checkpoint, which would
+      // otherwise leave the database file as it was.
+      expect(FALLBACK_CHECKPOINT_PAGES * 4096).toBeGreaterThan(5 * 12 * MiB);
+      for (let commit = 0; commit < 300; commit++) {
+        await db.transaction().execute(async (trx) => {
+          for (let row = 0; row < 10; row++) await trx.insertInto('blobs').values({ body }).execute();
+        });
+        if (commit % 10 === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(statSync(file).size).toBeGreaterThan(11 * MiB);
+    } finally {
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('is stopped by close, after which the database holds every write', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'checkpointer-'));
+    const file = join(dir, 'db.sqlite');
+    const database = await connect({ file });
+    await sql`create table t (id integer primary key)`.execute(database.db);
+    await database.db.insertInto('t').values({ id: 1 }).execute();
+    await database.close();
+    const again = await connect({ file });
+    try {
+      expect(await again.db.selectFrom('t').selectAll().execute()).toEqual([{ id: 1 }]);
+    } finally {
+      await again.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
