@@ -29,7 +29,7 @@ export interface GroupCommitOptions {
   maxGroup?: number;
 }
 
-/** How many commits the driver made and how many write transactions they held (for tests and the bench). */
+/** How many commits the driver made and how many write transactions they held (tests read it). */
 export interface GroupCommitStats {
   commits: number;
   writes: number;
