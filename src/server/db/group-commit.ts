@@ -45,7 +45,11 @@ class Lease implements DatabaseConnection {
   /** The connection went back to the queue early (its write waits for the group's commit). */
   released = false;
 
-  constructor(private readonly driver: GroupCommitDriver) {}
+  constructor(
+    private readonly driver: GroupCommitDriver,
+    /** Hands the connection to the next holder in the queue. */
+    readonly unlock: () => void,
+  ) {}
 
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     return Promise.resolve(this.driver.run<R>(query, this.inWrite));
@@ -87,20 +91,15 @@ export class GroupCommitDriver implements Driver {
     return before.then(() => unlock);
   }
 
-  #unlocks = new WeakMap<Lease, () => void>();
-
   async acquireConnection(): Promise<DatabaseConnection> {
-    const unlock = await this.#lock();
-    const lease = new Lease(this);
-    this.#unlocks.set(lease, unlock);
-    return lease;
+    return new Lease(this, await this.#lock());
   }
 
   async releaseConnection(connection: DatabaseConnection) {
     const lease = connection as Lease;
     if (lease.released) return;
     lease.released = true;
-    this.#unlocks.get(lease)!();
+    lease.unlock();
   }
 
   /** Runs one statement. Outside a write transaction, the group commits first (nothing uncommitted is read). */
@@ -112,8 +111,13 @@ export class GroupCommitDriver implements Driver {
     return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
   }
 
+  /** The few transaction statements, each prepared once: every write runs two or three of them. */
+  #control = new Map<string, SQLite.Statement>();
+
   #exec(text: string) {
-    this.#sqlite.prepare(text).run();
+    let statement = this.#control.get(text);
+    if (!statement) this.#control.set(text, (statement = this.#sqlite.prepare(text)));
+    statement.run();
   }
 
   async beginTransaction(connection: DatabaseConnection) {
@@ -174,8 +178,7 @@ export class GroupCommitDriver implements Driver {
       this.#exec('commit');
     } catch (error) {
       if (this.#sqlite.inTransaction) this.#exec('rollback');
-      this.#open = false;
-      for (const write of group) write.reject(error);
+      this.#failGroup(error, group);
       return;
     }
     this.#open = false;
@@ -184,10 +187,10 @@ export class GroupCommitDriver implements Driver {
     for (const write of group) write.resolve();
   }
 
-  #failGroup(error: Error) {
+  /** The shared transaction is gone: every write it held fails (`group`: those taken out to commit). */
+  #failGroup(error: unknown, group = this.#waiting) {
     this.#open = false;
-    const group = this.#waiting;
-    this.#waiting = [];
+    if (group === this.#waiting) this.#waiting = [];
     for (const write of group) write.reject(error);
   }
 
