@@ -172,8 +172,7 @@ export class GroupCommitDriver implements Driver {
 
   /** Commits the shared transaction (the caller holds the connection) and answers every write it held. */
   #commit() {
-    const group = this.#waiting;
-    this.#waiting = [];
+    const group = this.#takeWaiting();
     try {
       this.#exec('commit');
     } catch (error) {
@@ -187,10 +186,16 @@ export class GroupCommitDriver implements Driver {
     for (const write of group) write.resolve();
   }
 
-  /** The shared transaction is gone: every write it held fails (`group`: those taken out to commit). */
-  #failGroup(error: unknown, group = this.#waiting) {
+  /** The writes waiting for the next commit, taken out of the queue. */
+  #takeWaiting() {
+    const group = this.#waiting;
+    this.#waiting = [];
+    return group;
+  }
+
+  /** The shared transaction is gone: every write it held fails (`group`: those already taken out to commit). */
+  #failGroup(error: unknown, group = this.#takeWaiting()) {
     this.#open = false;
-    if (group === this.#waiting) this.#waiting = [];
     for (const write of group) write.reject(error);
   }
 
