@@ -14,16 +14,31 @@ function sqlType(storage: ColumnDef['storage'], engine: Engine) {
   return storage;
 }
 
+/**
+ * The columns of the tables already there. PostgreSQL: read from the catalog for the schema in use only.
+ * Kysely's introspector reads every schema of the database and calls `has_schema_privilege` and
+ * `pg_get_serial_sequence` on their names, which fails ('schema "…" does not exist') when another
+ * process drops a schema during the read: a node starting beside a test run, or two test files.
+ */
 async function existingColumns(database: Database): Promise<Map<string, Set<string>>> {
-  const tables = await database.db.introspection.getTables();
-  let schema: string | undefined;
-  if (database.engine === 'postgres') {
-    const { rows } = await sql<{ s: string }>`select current_schema() as s`.execute(database.db);
-    schema = rows[0].s;
+  const columns =
+    database.engine === 'postgres'
+      ? (
+          await sql<{ table: string; column: string }>`
+            select c.relname as "table", a.attname as "column"
+            from pg_catalog.pg_class c
+            join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+            join pg_catalog.pg_attribute a on a.attrelid = c.oid
+            where n.nspname = current_schema() and c.relkind in ('r', 'p', 'v') and a.attnum > 0 and not a.attisdropped
+            order by c.relname, a.attnum`.execute(database.db)
+        ).rows
+      : (await database.db.introspection.getTables()).flatMap((t) => t.columns.map((c) => ({ table: t.name, column: c.name })));
+  const tables = new Map<string, Set<string>>();
+  for (const { table, column } of columns) {
+    if (!tables.has(table)) tables.set(table, new Set());
+    tables.get(table)!.add(column);
   }
-  return new Map(
-    tables.filter((t) => !schema || t.schema === schema).map((t) => [t.name, new Set(t.columns.map((c) => c.name))]),
-  );
+  return tables;
 }
 
 export async function migrate(database: Database, registry: Registry) {
