@@ -53,7 +53,7 @@ describe.each(engines)('migrations (%s)', (engine) => {
 /**
  * A node migrating while other schemas of the same database come and go (another node's tests, another
  * test file's clean-up): it reads only its own schema's tables, so a schema dropped meanwhile cannot fail
- * it ('schema "…" does not exist', which Kysely's introspection of every schema gave on CI).
+ * it ('schema "…" does not exist', which Kysely's introspection of every schema gave in a full local run).
  */
 describe.skipIf(!process.env.DATABASE_URL)('migrating beside schemas being dropped (postgres)', () => {
   const schema = `test_beside_${Date.now().toString(36)}`;

@@ -29,8 +29,7 @@ async function existingColumns(database: Database): Promise<Map<string, Set<stri
             from pg_catalog.pg_class c
             join pg_catalog.pg_namespace n on n.oid = c.relnamespace
             join pg_catalog.pg_attribute a on a.attrelid = c.oid
-            where n.nspname = current_schema() and c.relkind in ('r', 'p', 'v') and a.attnum > 0 and not a.attisdropped
-            order by c.relname, a.attnum`.execute(database.db)
+            where n.nspname = current_schema() and c.relkind in ('r', 'p', 'v') and a.attnum > 0 and not a.attisdropped`.execute(database.db)
         ).rows
       : (await database.db.introspection.getTables()).flatMap((t) => t.columns.map((c) => ({ table: t.name, column: c.name })));
   const tables = new Map<string, Set<string>>();
