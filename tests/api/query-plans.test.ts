@@ -189,6 +189,15 @@ describe.each(engines)('list query plans (%s)', (engine) => {
               if (!readsSearchIndex(engine, r.name, pageLines)) failures.push(`page sort=${sort} ${order} filter=${JSON.stringify(filter)} does not read the search index: ${pageLines.join(' | ')}`);
               if (!readsSearchIndex(engine, r.name, countLines)) failures.push(`count filter=${JSON.stringify(filter)} does not read the search index: ${countLines.join(' | ')}`);
             }
+            // SQLite reads a common word's page by walking the sort's index when that comes sooner (search.ts
+            // `pageSearchBy`): the walk must be an index's, and only the page's own rows sorted after it.
+            if (engine === 'sqlite' && filter.q === COMMON) {
+              const walkLines = await plan(database, listQueries(database.db, r, query, undefined, undefined, 'scan').page);
+              const bare = walkLines.filter((l) => /^SCAN \w+$/.test(l.trim()));
+              const sorts = walkLines.filter((l) => /TEMP B-TREE/.test(l));
+              if (bare.length || sorts.length > 1)
+                failures.push(`walked page sort=${sort} ${order} filter=${JSON.stringify(filter)}: ${walkLines.join(' | ')}`);
+            }
             checked++;
           }
       expect(failures).toEqual([]);

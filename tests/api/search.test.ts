@@ -51,15 +51,16 @@ async function scan(database: Database, needle: string, filter?: string) {
   return rows.map((x) => x.id as string);
 }
 
-async function searched(database: Database, needle: string, filter?: string) {
+/** The page the server reads (from the search index, or walking the sort's index: search.ts `pageSearchBy`) and the count. */
+async function searched(database: Database, needle: string, filter: string | undefined, by: 'index' | 'scan', start = 0, end = 100_000) {
   const query: ListQuery = {
     sort: { field: 'name', order: 'ASC' },
-    start: 0,
-    end: 100_000,
+    start,
+    end,
     q: needle,
     equals: filter ? { [filterField]: filter } : {},
   };
-  const { page, count } = listQueries(database.db, r, query);
+  const { page, count } = listQueries(database.db, r, query, undefined, undefined, by);
   const rows = await page.execute();
   return { ids: rows.map((x) => x.id as string), total: Number((await count.executeTakeFirstOrThrow()).total) };
 }
@@ -104,9 +105,16 @@ describe.each(engines)('list search (%s)', (engine) => {
     for (const needle of needles()) {
       const filter = rng.int(3) ? undefined : roles[rng.int(roles.length)];
       const want = await scan(database, needle, filter);
-      const got = await searched(database, needle, filter);
-      if (JSON.stringify(got.ids) !== JSON.stringify(want) || got.total !== want.length)
-        failures.push(`${JSON.stringify(needle)} ${filter ?? ''}: ${got.ids.length}/${got.total} rows, the scan ${want.length}`);
+      for (const by of ['index', 'scan'] as const) {
+        const got = await searched(database, needle, filter, by);
+        if (JSON.stringify(got.ids) !== JSON.stringify(want) || got.total !== want.length)
+          failures.push(`${by} ${JSON.stringify(needle)} ${filter ?? ''}: ${got.ids.length}/${got.total} rows, the scan ${want.length}`);
+        // A page from the middle: the same rows as the scan's, in its order.
+        const start = rng.int(Math.max(1, want.length));
+        const middle = await searched(database, needle, filter, by, start, start + 4);
+        if (JSON.stringify(middle.ids) !== JSON.stringify(want.slice(start, start + 5)))
+          failures.push(`${by} ${JSON.stringify(needle)} ${filter ?? ''} rows ${start}-${start + 4}: ${JSON.stringify(middle.ids)}, the scan ${JSON.stringify(want.slice(start, start + 5))}`);
+      }
     }
     expect(failures).toEqual([]);
   }

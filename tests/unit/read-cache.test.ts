@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ENTRY_OVERHEAD_BYTES, ReadCache, weigh } from '../../src/server/db/read-cache.ts';
+import { ENTRY_OVERHEAD_BYTES, ReadCache, TOTALS_MAX_BYTES, weigh } from '../../src/server/db/read-cache.ts';
 
 /** A clock the test moves by hand. */
 function clock(start = 1_000_000) {
@@ -119,31 +119,54 @@ describe('ReadCache', () => {
     expect(cache.bytes).toBe(0);
   });
 
-  it('keeps a whole table’s total with a bound of 0, until the table is written, the time to live ends or every table is', async () => {
+  it('keeps a list’s total with a bound of 0, until a table it reads is written, the time to live ends or every table is', async () => {
     const time = clock();
     const cache = new ReadCache({ maxBytes: 0, ttlMs: 1000, now: time.now });
     let counted = 0;
-    const total = (table = 't') => cache.tableTotal(table, async () => ++counted);
+    const total = (key = 'select 1 from t', tables = ['t', 'users']) => cache.total(key, tables, async () => ++counted);
     expect(await total()).toBe(1);
     expect(await total()).toBe(1);
-    expect(await total('u')).toBe(2); // one a table
-    expect(cache.size).toBe(0); // not an answer: outside the bound
+    expect(await total('select 1 from u', ['u'])).toBe(2); // one a query
+    expect(await total('select 1 from t where a = ?')).toBe(3);
+    expect(cache.size).toBe(0); // not an answer: outside the answers' bound
+    expect(cache.totalsKept.count).toBe(3);
     cache.invalidate('u');
     expect(await total()).toBe(1);
-    cache.invalidate('t');
-    expect(await total()).toBe(3);
-    time.advance(1000);
+    cache.invalidate('users'); // any table the list reads (a team's accounts)
     expect(await total()).toBe(4);
-    cache.invalidateAll();
+    cache.invalidate('t');
     expect(await total()).toBe(5);
+    time.advance(1000);
+    expect(await total()).toBe(6);
+    cache.invalidateAll();
+    expect(await total()).toBe(7);
+    expect(cache.totalsKept.count).toBe(1);
     // A write while it was counted: given, not kept.
     cache.invalidate('t');
-    const racing = cache.tableTotal('t', async () => {
+    const racing = cache.total('select 1 from t', ['t', 'users'], async () => {
       cache.invalidate('t');
       return 99;
     });
     expect(await racing).toBe(99);
-    expect(await total()).toBe(6);
+    expect(await total()).toBe(8);
+  });
+
+  it('keeps totals under a bound of their own, the least recently used going first', async () => {
+    const cache = new ReadCache({ maxBytes: 0 });
+    const key = (i: number) => `select 1 from t where name like ? ["%needle ${i}%"]`;
+    for (let i = 0; i < 20_000; i++) await cache.total(key(i), ['t'], async () => i);
+    const { count, bytes } = cache.totalsKept;
+    expect(bytes).toBeLessThanOrEqual(TOTALS_MAX_BYTES);
+    expect(count).toBeGreaterThan(1000);
+    expect(count).toBeLessThan(20_000);
+    // The latest are kept, the first are gone.
+    let recounted = 0;
+    expect(await cache.total(key(19_999), ['t'], async () => ++recounted)).toBe(19_999);
+    expect(await cache.total(key(0), ['t'], async () => ++recounted)).toBe(1);
+    // A total longer than an eighth of the bound is given, never kept.
+    const long = 'x'.repeat(TOTALS_MAX_BYTES / 16 + 1);
+    await cache.total(long, ['t'], async () => 1);
+    expect(await cache.total(long, ['t'], async () => 2)).toBe(2);
   });
 
   it('counts every time while deaf to the other nodes', async () => {
@@ -151,7 +174,7 @@ describe('ReadCache', () => {
     let hearing = true;
     cache.connectPeers({ publish: async () => {}, listening: () => hearing });
     let counted = 0;
-    const total = () => cache.tableTotal('t', async () => ++counted);
+    const total = () => cache.total('k', ['t'], async () => ++counted);
     expect(await total()).toBe(1);
     expect(await total()).toBe(1);
     hearing = false;

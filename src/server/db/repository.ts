@@ -8,7 +8,7 @@ import type { Embed, Registry, ResourceDef } from '../../manifest/index.ts';
 import type { ListQuery } from './list-query.ts';
 import type { ReadCache } from './read-cache.ts';
 import { columnName, sortKeyOf } from './tables.ts';
-import { PAGE_BY_SCAN_ABOVE, searchCondition, searchFieldsOf, searchOnlyCount } from './search.ts';
+import { pageSearchBy, searchCondition, searchFieldsOf, searchOnlyCount } from './search.ts';
 import { countRows, isSqlite } from './count.ts';
 
 export type Row = Record<string, unknown>;
@@ -64,43 +64,78 @@ export function listQueries(db: Db, r: ResourceDef, query: ListQuery, scope?: Sc
   const direction = query.sort.order === 'ASC' ? 'asc' : 'desc';
   // A `sortAs: 'number'` field orders by its numeric value, the very expression its index holds.
   const key = sortKeyOf(r, query.sort.field);
-  let page = base.selectAll().orderBy(key, direction);
   // The tie-break keeps pages from repeating or skipping rows that share a sort value; it runs in the
   // sort's direction so one `(field, id)` index, read forwards or backwards, gives the whole order.
   // A unique field orders every row by itself.
   const unique = query.sort.field === 'id' || r.fields.some((f) => f.name === query.sort.field && f.unique);
-  if (!unique) page = page.orderBy('id', direction);
+  const ordered = <QB extends SelectQueryBuilder<any, any, any>>(q: QB): QB => {
+    const byKey = q.orderBy(key, direction) as QB;
+    return unique ? byKey : (byKey.orderBy('id', direction) as QB);
+  };
+  let rows = base;
   if (query.after) {
     // Keyset paging: the rows after the given one in this very order, sought in the same index.
     const [value, id] = query.after;
     const k = typeof key === 'string' ? sql.ref(key) : key;
     const beyond = sql.raw(direction === 'asc' ? '>' : '<');
-    page = page.where(unique ? sql<boolean>`${k} ${beyond} ${value}` : sql<boolean>`(${k}, ${sql.ref('id')}) ${beyond} (${value}, ${id})`);
+    rows = rows.where(unique ? sql<boolean>`${k} ${beyond} ${value}` : sql<boolean>`(${k}, ${sql.ref('id')}) ${beyond} (${value}, ${id})`);
+  }
+  const limit = query.end - query.start + 1;
+  const offset = query.after ? 0 : query.start;
+  let page = ordered(rows.selectAll()).limit(limit).offset(offset);
+  if (searchBy === 'scan' && isSqlite(db)) {
+    // A common needle on SQLite, tested row by row in the sort's order: the walk reads only the index
+    // (rowid and sort key; the test, `field like`, reads the field from it where the index holds it),
+    // and only the page's rows are then read whole. Reading every walked row whole cost twice as much
+    // (50,000 top categories, 'glass': 159 -> 83 µs for the walk).
+    const walked = ordered(rows.select(sql<number>`${sql.table(r.name)}.rowid`.as('rowid'))).limit(limit).offset(offset);
+    page = ordered(db.selectFrom(r.name).selectAll().where(sql<boolean>`${sql.table(r.name)}.rowid in (${walked})`));
   }
   return {
-    page: page.limit(query.end - query.start + 1).offset(query.after ? 0 : query.start),
+    page,
     // A search alone (no filter, scope or reach) is counted in the search index itself.
     count: (query.q && !narrow && !Object.keys(equals).length && !query.ranges && searchFieldsOf(r).length
       ? searchOnlyCount(db, r, query.q)
       : undefined) ?? base.select((eb) => eb.fn.countAll().as('total')),
     /** The rows the list selects, unordered: what a bounded count or an estimate reads (count.ts). */
     matched: base.select(sql<number>`1`.as('one')),
-    filtered: !!narrow || Object.keys(equals).length > 0 || !!query.q || Object.keys(query.ranges ?? {}).length > 0,
   };
 }
 
-export async function list(db: Db, r: ResourceDef, query: ListQuery, scope?: Scope, cache?: ReadCache, narrow?: Narrow) {
-  const { page, count, matched, filtered } = listQueries(db, r, query, scope, narrow);
-  const total = () => countRows(db, matched, count);
+/** Where a list's total may be kept between writes: the cache, and every table the list reads. */
+export interface KeptTotal {
+  cache: ReadCache;
+  tables: readonly string[];
+}
+
+export async function list(db: Db, r: ResourceDef, query: ListQuery, scope?: Scope, kept?: KeptTotal, narrow?: Narrow) {
+  const { page, count, matched } = listQueries(db, r, query, scope, narrow);
+  const counted = () => countRows(db, matched, count);
+  // A list's total is the same for every page of it: counted once between writes to what it reads,
+  // kept under the query that selects its rows as run (the user's reach, filters, search and all).
+  const total = kept ? () => kept.cache.total(totalKey(matched), kept.tables, counted) : counted;
   if (query.q && isSqlite(db)) {
-    // SQLite: the count (from the trigram index) first; a common needle's page is then read in sort order (search.ts).
+    // SQLite: the count (from the trigram index) first; it decides how the page is read (search.ts).
     const n = await total();
-    const rows = await (n.total > PAGE_BY_SCAN_ABOVE ? listQueries(db, r, query, scope, narrow, 'scan').page : page).execute();
+    if (n.total <= query.start) return { rows: [], ...n };
+    const tableRows = kept ? await kept.cache.total(`rows of ${r.name}`, [r.name], () => rowsOf(db, r.name)) : await rowsOf(db, r.name);
+    const by = pageSearchBy(n.total, tableRows, query.end + 1);
+    const rows = await (by === 'scan' ? listQueries(db, r, query, scope, narrow, 'scan').page : page).execute();
     return { rows: rows.map((row) => toRecord(r, row)!), ...n };
   }
-  // A whole table's count is the same for every page of it: counted once between writes.
-  const [rows, n] = await Promise.all([page.execute(), !filtered && cache ? cache.tableTotal(r.name, total) : total()]);
+  const [rows, n] = await Promise.all([page.execute(), total()]);
   return { rows: rows.map((row) => toRecord(r, row)!), ...n };
+}
+
+/** How many rows a table holds (SQLite counts them from its smallest index). */
+async function rowsOf(db: Db, table: string): Promise<number> {
+  return Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+}
+
+/** The key a list's total is kept under: the SQL that selects its rows and the values bound to it. */
+function totalKey(matched: SelectQueryBuilder<any, any, any>): string {
+  const { sql: text, parameters } = matched.compile();
+  return `${text} ${JSON.stringify(parameters)}`;
 }
 
 export async function findBy(db: Db, r: ResourceDef, field: string, value: unknown): Promise<Row | undefined> {

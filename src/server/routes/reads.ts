@@ -212,8 +212,9 @@ function registerList(get: Get, url: string, db: Db, registry: Registry, r: Reso
     // `?format=csv`: every row this query selects, streamed (export.ts); never cached.
     if (wantsCsv(request.query as Record<string, unknown>)) return sendCsv(reply, r, csvChunks(db, r, parsed, await scopeOf(scopeValue), owned.narrow));
     const key = `${listKey(url, parsed, scopeValue)} ${owned.reach.key}`;
-    const answer = await cache.get(key, withOwned(tables, owned), async (): Promise<Answer> => {
-      const { rows, total, estimated } = await list(db, r, parsed, await scopeOf(scopeValue), cache, owned.narrow);
+    const readFrom = withOwned(tables, owned);
+    const answer = await cache.get(key, readFrom, async (): Promise<Answer> => {
+      const { rows, total, estimated } = await list(db, r, parsed, await scopeOf(scopeValue), { cache, tables: readFrom }, owned.narrow);
       const last = rows.length ? parsed.start + rows.length - 1 : parsed.start;
       const data = read.embed ? await embed(db, registry, r, rows, read.embed) : rows;
       const limit = parsed.end - parsed.start + 1;
