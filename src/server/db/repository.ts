@@ -119,7 +119,8 @@ export async function list(db: Db, r: ResourceDef, query: ListQuery, scope?: Sco
     const n = await total();
     if (n.total <= query.start) return { rows: [], ...n };
     const tableRows = kept ? await kept.cache.total(`rows of ${r.name}`, [r.name], () => rowsOf(db, r.name)) : await rowsOf(db, r.name);
-    const by = pageSearchBy(n.total, tableRows, query.end + 1);
+    // A keyset page's walk starts at the row it follows (found in the index): only its own rows are walked.
+    const by = pageSearchBy(n.total, tableRows, query.after ? query.end - query.start + 1 : query.end + 1);
     const rows = await (by === 'scan' ? listQueries(db, r, query, scope, narrow, 'scan').page : page).execute();
     return { rows: rows.map((row) => toRecord(r, row)!), ...n };
   }

@@ -46,7 +46,9 @@ export const SCAN_ROWS_PER_MATCH = 8;
  */
 export function pageSearchBy(matches: number, tableRows: number, end: number): 'index' | 'scan' {
   if (matches <= 0) return 'index';
-  return (end * tableRows) / matches <= SCAN_ROWS_PER_MATCH * matches ? 'scan' : 'index';
+  // The walk never reads more than the whole table.
+  const walk = Math.min((end * tableRows) / matches, tableRows);
+  return walk <= SCAN_ROWS_PER_MATCH * matches ? 'scan' : 'index';
 }
 
 /** The shortest needle a trigram index can look up: shorter ones are answered by the scan's predicate. */
