@@ -11,6 +11,7 @@ import { listOptions, type ResourceDef } from '../../src/manifest/index.ts';
 import { connect, dropSchema, type Database, type Engine } from '../../src/server/db/connect.ts';
 import { migrate } from '../../src/server/db/migrate.ts';
 import { listQueries } from '../../src/server/db/repository.ts';
+import { recordJsonOf } from '../../src/server/db/json-records.ts';
 import { parseListQuery } from '../../src/server/db/list-query.ts';
 import { columnsOf } from '../../src/server/db/tables.ts';
 import { boundedCount } from '../../src/server/db/count.ts';
@@ -161,6 +162,9 @@ describe.each(engines)('list query plans (%s)', (engine) => {
       ];
       const failures: string[] = [];
       let checked = 0;
+      // The page as the list route runs it: each record written as JSON by the database (json-records.ts).
+      const asJson = await recordJsonOf(database.db, r);
+      expect(asJson).toBeDefined();
       for (const sort of options.sorts)
         for (const order of ['ASC', 'DESC'])
           for (const filter of filterSets) {
@@ -169,7 +173,7 @@ describe.each(engines)('list query plans (%s)', (engine) => {
               range: JSON.stringify([50, 74]),
               filter: JSON.stringify(filter),
             });
-            const { page, count, matched } = listQueries(database.db, r, query);
+            const { page, count, matched } = listQueries(database.db, r, query, undefined, undefined, 'index', asJson);
             const ranged = options.ranges.find((f) => `${f}_gte` in filter);
             const pageLines = await plan(database, page);
             const pageBad = badPageLines(engine, pageLines, ranged ? { field: ranged, sort } : undefined, 'q' in filter);
@@ -192,7 +196,7 @@ describe.each(engines)('list query plans (%s)', (engine) => {
             // SQLite reads a common word's page by walking the sort's index when that comes sooner (search.ts
             // `pageSearchBy`): the walk must be an index's, and only the page's own rows sorted after it.
             if (engine === 'sqlite' && filter.q === COMMON) {
-              const walkLines = await plan(database, listQueries(database.db, r, query, undefined, undefined, 'scan').page);
+              const walkLines = await plan(database, listQueries(database.db, r, query, undefined, undefined, 'scan', asJson).page);
               const bare = walkLines.filter((l) => /^SCAN \w+$/.test(l.trim()));
               const sorts = walkLines.filter((l) => /TEMP B-TREE/.test(l));
               if (bare.length || sorts.length > 1)
