@@ -67,5 +67,9 @@ async function make(db: Db, r: ResourceDef): Promise<RawBuilder<string> | undefi
     return sql`${sql.lit(name)}, ${json}`;
   });
   // PostgreSQL's json as text: node-postgres would parse a json column into objects.
-  return sqlite ? sql<string>`json_object(${sql.join(members)})` : sql<string>`json_build_object(${sql.join(members)})::text`;
+  const expression = sqlite ? sql<string>`json_object(${sql.join(members)})` : sql<string>`json_build_object(${sql.join(members)})::text`;
+  // Compiled here once, to text with no parameters (names are literals): a page's query then compiles it
+  // as one raw piece, where 44 members cost ~12 µs to compile on every request (products).
+  const compiled = expression.compile(db);
+  return compiled.parameters.length ? expression : sql.raw<string>(compiled.sql);
 }
