@@ -268,8 +268,10 @@ async function send(server: TestServer, cookies: Map<Who, string>, s: Sent): Pro
 }
 
 /** Fails on a 5xx, and on a 4xx not in the usual shape `{ message, errors?: { field: [messages] } }`. */
-function expectHandled(s: Sent, answer: Answer) {
-  const context = `${s.method} ${s.url} as ${s.who}${s.ifMatch !== undefined ? ` If-Match: ${s.ifMatch}` : ''}${s.body !== undefined ? ` (${s.contentType}) ${s.body.slice(0, 300)}` : ''} → ${answer.status} ${answer.text.slice(0, 300)}`;
+function expectHandled(s: Sent, answer: Answer, lastLogged?: string) {
+  const context =
+    `${s.method} ${s.url} as ${s.who}${s.ifMatch !== undefined ? ` If-Match: ${s.ifMatch}` : ''}${s.body !== undefined ? ` (${s.contentType}) ${s.body.slice(0, 300)}` : ''} → ${answer.status} ${answer.text.slice(0, 300)}` +
+    (answer.status >= 500 && lastLogged ? `\nthe server logged: ${lastLogged.slice(0, 3000)}` : '');
   expect(answer.status, context).toBeLessThan(500);
   if (answer.status >= 400 && answer.status !== 404) {
     const body = JSON.parse(answer.text);
@@ -416,8 +418,18 @@ describe.each(engines)('no request gets a 5xx (%s)', (engine) => {
   /** How many answers of each status the fuzz saw, by write or read: the proof it reached past validation. */
   const seen = { write: new Map<number, number>(), read: new Map<number, number>() };
 
+  /** What the server logged at error level (a 5xx's stack): a failure below says what went wrong, not only that it did. */
+  const logged: string[] = [];
+  const errorLog = new Writable({
+    write(chunk, _encoding, done) {
+      logged.push(String(chunk));
+      if (logged.length > 20) logged.shift();
+      done();
+    },
+  });
+
   beforeAll(async () => {
-    server = await startTestServer({ engine, catalogue: true });
+    server = await startTestServer({ engine, catalogue: true, app: { logger: { ...SERVER_LOGGER, stream: errorLog } } });
     for (const role of ['admin', 'seller', 'user'] as const) cookies.set(role, await server.login(role));
     pools = await poolsOf(server);
   });
@@ -428,7 +440,7 @@ describe.each(engines)('no request gets a 5xx (%s)', (engine) => {
       fc.asyncProperty(arb, async (s) => {
         const answer = await send(server, cookies, s);
         tally.set(answer.status, (tally.get(answer.status) ?? 0) + 1);
-        expectHandled(s, answer);
+        expectHandled(s, answer, logged.at(-1));
       }),
       { numRuns: RUNS, seed: SEED },
     );

@@ -41,7 +41,11 @@ export function recordJsonOf(db: Db, r: ResourceDef): Promise<RawBuilder<string>
   let tables = made.get(db);
   if (!tables) made.set(db, (tables = new Map()));
   let expression = tables.get(r.name);
-  if (!expression) tables.set(r.name, (expression = make(db, r)));
+  if (!expression) {
+    const mine = tables;
+    // A failed look-up (the database unreachable a moment) is not kept: the next page asks again.
+    tables.set(r.name, (expression = make(db, r).catch((error) => (mine.delete(r.name), Promise.reject(error)))));
+  }
   return expression;
 }
 

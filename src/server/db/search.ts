@@ -22,9 +22,13 @@ import { listOptions, type Registry, type ResourceDef } from '../../manifest/ind
 import type { Database } from './connect.ts';
 import { isSqlite } from './count.ts';
 
-/** The fields a list search reads. */
-export function searchFieldsOf(r: ResourceDef): string[] {
-  return listOptions(r).search;
+const searchFields = new WeakMap<ResourceDef, readonly string[]>();
+
+/** The fields a list search reads (asked several times a list request: found once per resource). */
+export function searchFieldsOf(r: ResourceDef): readonly string[] {
+  let fields = searchFields.get(r);
+  if (!fields) searchFields.set(r, (fields = Object.freeze(listOptions(r).search)));
+  return fields;
 }
 
 /** The FTS5 table that indexes a resource's searchable fields (SQLite). */
