@@ -81,6 +81,8 @@ export function whereReachable<QB extends SelectQueryBuilder<any, any, any>>(
   if (reach.kind === 'all') return query;
   if (reach.kind === 'none') return query.where(sql<boolean>`1 = 0`) as QB;
   const owner = r.owner!;
+  // One's own rows without a callback: a `where` given one makes an expression builder per request.
+  if (!owner.via && reach.kind === 'own') return query.where(`${r.name}.${owner.field}`, '=', reach.userId) as QB;
   if (!owner.via) return query.where((eb) => ownedBy(eb, `${r.name}.${owner.field}`, reach)) as QB;
   const viaField = r.fields.find((f) => f.name === owner.via)!;
   const target = targetOf(registry, r, owner.via);
