@@ -18,6 +18,7 @@ import { registry } from '../../resources/index.ts';
 import type { ResourceDef } from '../../src/manifest/index.ts';
 import { parseReadCacheBytes } from '../../src/server/config.ts';
 import { connect, dropSchema } from '../../src/server/db/connect.ts';
+import { parseReadWorkers } from '../../src/server/db/read-pool.ts';
 import { DEMO_PASSWORD, demoEmail } from '../../src/server/seed/index.ts';
 import { browserAvailable, dialogOpenTiming } from './browser.ts';
 import { lowerOf, measureOnce, type Figures } from './measure.ts';
@@ -126,7 +127,8 @@ const results: Results = {
     resources: targets.map((t) => t.name),
     loadAtStart: loadavg().map((x) => Math.round(x * 100) / 100),
   },
-  options: { rows, duration, runs, connections, warmup, seed: seedNumber, cold: args.cold, cacheMb, browser: useBrowser },
+  // Ours reads READ_WORKERS from this environment, as the server would.
+  options: { rows, duration, runs, connections, warmup, seed: seedNumber, cold: args.cold, cacheMb, browser: useBrowser, readWorkers: parseReadWorkers(process.env.READ_WORKERS) },
   resources: [],
   errors,
 };

@@ -182,14 +182,16 @@ export function runLabel(results: Results): string {
  * the last scenario, and the first dialog's opening.
  */
 export function markdown(results: Results): string {
-  const m = results.machine as { date: string; cpus: number; node: string };
-  const o = results.options as { duration: number; runs: number; cold: boolean; cacheMb: number };
+  const m = results.machine as { date: string; cpus: number; node: string; engine?: string };
+  const o = results.options as { duration: number; runs: number; cold: boolean; cacheMb: number; readWorkers?: number };
+  // SQLite's list pages are read by worker threads (read-pool.ts): how many ours had.
+  const workers = m.engine === 'sqlite' && o.readWorkers !== undefined ? `, ${o.readWorkers ? `${o.readWorkers} read workers` : 'no read workers'}` : '';
   const out: string[] = [];
   for (const r of results.resources) {
     // A resource's table after another's starts a paragraph of its own.
     if (out.length) out.push('');
     out.push(
-      `${r.resource}, ${num(r.rows)} rows, ${o.cold ? 'cold (every URL new, read cache off)' : `warm (read cache ≤ ${num(r.cacheMb)} MiB)`}, ` +
+      `${r.resource}, ${num(r.rows)} rows, ${o.cold ? 'cold (every URL new, read cache off)' : `warm (read cache ≤ ${num(r.cacheMb)} MiB)`}${workers}, ` +
         `lower of ${o.runs} × ${o.duration} s, ${m.cpus} cores shared with the load generator, Node ${m.node}, ${m.date.slice(0, 16).replace('T', ' ')} UTC:`,
       '',
       '| scenario | conns | ours req/s | json-server | ceiling | p99 ms | ours/json-server | ours/ceiling | load during runs |',

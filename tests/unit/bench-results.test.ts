@@ -70,4 +70,14 @@ describe('bench results', () => {
     const text = markdown(run('sqlite', true, 50_000, [resource('products'), resource('topCategories')]));
     expect(text).toMatch(/\| 0\.10× \|[^\n]*\|\n\ntopCategories, 50,000 rows, cold/);
   });
+
+  it('says how many threads read SQLite pages (READ_WORKERS), and nothing of them on PostgreSQL', () => {
+    const withWorkers = (engine: 'sqlite' | 'postgres', readWorkers: number) => {
+      const results = run(engine, true, 50_000, [resource('products')]);
+      return markdown({ ...results, options: { ...results.options, readWorkers } });
+    };
+    expect(withWorkers('sqlite', 2)).toContain('products, 50,000 rows, cold (every URL new, read cache off), 2 read workers, lower of 2');
+    expect(withWorkers('sqlite', 0)).toContain('read cache off), no read workers, lower of 2');
+    expect(withWorkers('postgres', 2)).toContain('read cache off), lower of 2');
+  });
 });

@@ -11,6 +11,7 @@ import { withStatementCache } from './sqlite-statements.ts';
 import { GroupCommitSqliteDialect } from './group-commit.ts';
 import { FALLBACK_CHECKPOINT_PAGES, startCheckpointer } from './checkpointer.ts';
 import { prepareReadingStatements } from './pg-statements.ts';
+import { attachReadPool, parseReadWorkers, ReadPool } from './read-pool.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -27,6 +28,8 @@ export interface ConnectOptions {
   file?: string;
   /** PostgreSQL schema to create (if absent) and use. */
   schema?: string;
+  /** SQLite file: threads reading list pages (read-pool.ts); left out, `READ_WORKERS` or one a CPU. */
+  readWorkers?: number;
 }
 
 export async function connect(options: ConnectOptions): Promise<Database> {
@@ -51,10 +54,15 @@ export async function connect(options: ConnectOptions): Promise<Database> {
   const checkpointer = file === ':memory:' ? undefined : await startCheckpointer(file);
   // Write transactions that come together share one commit, each acknowledged after it (group-commit.ts).
   const db = new Kysely<any>({ dialect: new GroupCommitSqliteDialect(sqlite, withStatementCache(sqlite)) });
+  // A memory database is this connection's alone: no other connection can read it.
+  const readWorkers = file === ':memory:' ? 0 : (options.readWorkers ?? parseReadWorkers(process.env.READ_WORKERS));
+  const pool = readWorkers > 0 ? new ReadPool(file, readWorkers) : undefined;
+  if (pool) attachReadPool(db, pool);
   return {
     db,
     engine: 'sqlite',
     close: async () => {
+      await pool?.close();
       await db.destroy();
       await checkpointer?.stop();
     },

@@ -11,6 +11,7 @@ import { columnName, sortKeyOf } from './tables.ts';
 import { pageSearchBy, searchCondition, searchFieldsOf, searchOnlyCount } from './search.ts';
 import { countRows, isSqlite, type Total } from './count.ts';
 import { recordJsonOf } from './json-records.ts';
+import { readRows } from './read-pool.ts';
 
 /** The column a page selected as JSON text answers in (`listJson`). */
 export const JSON_COLUMN = 'record';
@@ -150,10 +151,11 @@ async function readPage(db: Db, r: ResourceDef, query: ListQuery, scope: Scope |
     const tableRows = kept ? await kept.cache.total(`rows of ${r.name}`, [r.name], () => rowsOf(db, r.name)) : await rowsOf(db, r.name);
     // A keyset page's walk starts at the row it follows (found in the index): only its own rows are walked.
     const by = pageSearchBy(n.total, tableRows, query.after ? query.end - query.start + 1 : query.end + 1);
-    const rows: Row[] = await (by === 'scan' ? listQueries(db, r, query, scope, narrow, 'scan', asJson) : queries).page.execute();
+    const rows: Row[] = await readRows(db, (by === 'scan' ? listQueries(db, r, query, scope, narrow, 'scan', asJson) : queries).page);
     return { rows, ...n };
   }
-  const [rows, n] = await Promise.all([queries.page.execute() as Promise<Row[]>, total()]);
+  // The page by a worker where there is one (read-pool.ts), the total (often kept) meanwhile.
+  const [rows, n] = await Promise.all([readRows<Row>(db, queries.page), total()]);
   return { rows, ...n };
 }
 

@@ -1,0 +1,247 @@
+/**
+ * SQLite: list pages read by worker threads, each with its own read-only connection, so the server's
+ * one JavaScript thread is not the only one running SQLite.
+ *
+ * Why: better-sqlite3 runs a query on the thread that asks, to its end. A cold page of 25 products
+ * (44 columns written as JSON) costs SQLite about 100–130 µs, a search's walked page about 280 µs, of a
+ * request's 150–300 µs on the main thread: the server answered on one core while the machine had more.
+ * WAL lets any number of connections read while one writes; each worker reads on its own.
+ *
+ * What goes there: only a list's page (`readRows`, repository.ts), the dearer read, whose answer is
+ * small to send back (25 rows, or 25 JSON texts). A record by id (about 10 µs of SQLite) costs less
+ * than the trip to a worker and back, and stays on the main connection, as do counts (kept between
+ * writes), every write and every read inside a transaction (a transaction is another Kysely instance:
+ * it has no pool, so it reads its own writes).
+ *
+ * What a reader sees: what is committed when its query starts. The server acknowledges a write only
+ * after its commit (group-commit.ts), so a page asked after a write was answered holds it; a write in
+ * flight may or may not be seen, as on PostgreSQL's pool. The read cache keeps an answer only when no
+ * table it read was written while it was read (read-cache.ts), so a page read before a write's commit
+ * is never kept past it.
+ *
+ * When a worker fails (it exits, its thread errs), its queries in flight reject with
+ * `ReadPoolUnavailable` and `readRows` runs them on the main connection; the next query starts a new
+ * worker in its place. Errors of SQLite itself (a BLOB `json_object` refuses) come back as errors with
+ * SQLite's message and code, as the main connection's would.
+ */
+import { createRequire } from 'node:module';
+import { cpus } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { CompiledQuery, Kysely } from 'kysely';
+import { rowMaker } from './sqlite-statements.ts';
+
+type Row = Record<string, unknown>;
+
+/** The most workers `READ_WORKERS` may ask for: each holds a connection and its own page cache. */
+export const MAX_READ_WORKERS = 16;
+
+/**
+ * `READ_WORKERS`: how many threads read list pages (SQLite files; 0 reads on the main connection).
+ * Unset or empty: one a CPU, at most 4, and none on a single CPU (the worker would only take turns with
+ * the main thread, the trip to it and back added). Anything else stops the start with a message.
+ */
+export function parseReadWorkers(value: string | undefined, cpuCount = cpus().length): number {
+  const text = (value ?? '').trim();
+  if (text === '') return cpuCount > 1 ? Math.min(cpuCount, 4) : 0;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0 || n > MAX_READ_WORKERS)
+    throw new Error(`READ_WORKERS must be a whole number from 0 to ${MAX_READ_WORKERS}, not '${value}'`);
+  return n;
+}
+
+/** A worker could not answer (it exited or failed): the query is to be run on the main connection. */
+export class ReadPoolUnavailable extends Error {
+  constructor(reason: string) {
+    super(`The read worker is unavailable: ${reason}`);
+    this.name = 'ReadPoolUnavailable';
+  }
+}
+
+/** SQLite's own error, as the worker reports it (message and code kept). */
+class SqliteReadError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+  ) {
+    super(message);
+    this.name = 'SqliteError';
+  }
+}
+
+// Plain JavaScript (the worker runs no TypeScript loader). Statements are kept by text, bounded as the
+// main connection's are (sqlite-statements.ts), and run in raw mode: arrays cross the thread boundary
+// for less than objects, and the main thread makes them objects by one function a statement.
+const WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file, { readonly: true, fileMustExist: true });
+db.pragma('busy_timeout = 5000');
+const statements = new Map();
+parentPort.on('message', ({ id, sql, parameters }) => {
+  try {
+    let kept = statements.get(sql);
+    if (!kept) {
+      if (statements.size >= workerData.maxStatements) statements.clear();
+      const statement = db.prepare(sql);
+      if (!statement.reader) throw new Error('A read worker runs only statements that return rows');
+      statement.raw(true);
+      kept = { statement, columns: statement.columns().map((c) => c.name) };
+      statements.set(sql, kept);
+    }
+    parentPort.postMessage({ id, rows: kept.statement.all(parameters), columns: kept.columns });
+  } catch (error) {
+    parentPort.postMessage({ id, error: { message: String((error && error.message) || error), code: error && error.code } });
+  }
+});
+`;
+
+interface Pending {
+  resolve(rows: Row[]): void;
+  reject(error: Error): void;
+}
+
+interface Answer {
+  id: number;
+  rows?: unknown[][];
+  columns?: string[];
+  error?: { message: string; code?: string };
+}
+
+/** One worker and the queries it has been given and not answered. */
+class Reader {
+  readonly pending = new Map<number, Pending>();
+  dead = false;
+  readonly worker: Worker;
+
+  constructor(file: string, driver: string, onAnswer: (reader: Reader, answer: Answer) => void) {
+    this.worker = new Worker(WORKER, { eval: true, workerData: { file, driver, maxStatements: 500 } });
+    // An idle worker keeps nothing alive; one with queries in flight does (`give`).
+    this.worker.unref();
+    this.worker.on('message', (answer: Answer) => onAnswer(this, answer));
+    this.worker.on('error', (error) => this.fail(error.message));
+    this.worker.on('exit', (code) => this.fail(`it exited (${code})`));
+  }
+
+  give(id: number, query: CompiledQuery, pending: Pending) {
+    if (!this.pending.size) this.worker.ref();
+    this.pending.set(id, pending);
+    this.worker.postMessage({ id, sql: query.sql, parameters: query.parameters });
+  }
+
+  settle(id: number): Pending | undefined {
+    const pending = this.pending.get(id);
+    this.pending.delete(id);
+    if (!this.pending.size) this.worker.unref();
+    return pending;
+  }
+
+  fail(reason: string) {
+    if (this.dead) return;
+    this.dead = true;
+    const error = new ReadPoolUnavailable(reason);
+    for (const pending of this.pending.values()) pending.reject(error);
+    this.pending.clear();
+    void this.worker.terminate();
+  }
+}
+
+/** Worker threads reading one SQLite file, each query to the least busy; started on first use. */
+export class ReadPool {
+  readonly #file: string;
+  readonly #size: number;
+  readonly #driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  readonly #readers: Reader[] = [];
+  /** Objects made from raw rows, a function per statement's columns (sqlite-statements.ts). */
+  readonly #makers = new Map<string, ((values: unknown[]) => Row) | undefined>();
+  #nextId = 0;
+  #closed = false;
+
+  constructor(file: string, size: number) {
+    this.#file = file;
+    this.#size = size;
+  }
+
+  /** The rows `query` selects, read by a worker. */
+  all(query: CompiledQuery): Promise<Row[]> {
+    if (this.#closed) return Promise.reject(new ReadPoolUnavailable('the database is closed'));
+    const reader = this.#leastBusy();
+    const id = ++this.#nextId;
+    return new Promise<Row[]>((resolve, reject) => reader.give(id, query, { resolve, reject }));
+  }
+
+  /** How many queries workers have answered (tests: a list page is read by one). */
+  served = 0;
+
+  /** The workers running now (tests end one to see the pool recover). */
+  get threads(): readonly Worker[] {
+    return this.#readers.filter((r) => !r.dead).map((r) => r.worker);
+  }
+
+  #leastBusy(): Reader {
+    // Dead workers are replaced where they stood.
+    for (let i = 0; i < this.#readers.length; i++) if (this.#readers[i].dead) this.#readers[i] = this.#start();
+    let best: Reader | undefined;
+    for (const r of this.#readers) if (!best || r.pending.size < best.pending.size) best = r;
+    // A new worker only while every running one is busy: a quiet server runs one.
+    if ((!best || best.pending.size > 0) && this.#readers.length < this.#size) {
+      best = this.#start();
+      this.#readers.push(best);
+    }
+    return best!;
+  }
+
+  #start() {
+    return new Reader(this.#file, this.#driver, (reader, answer) => this.#answered(reader, answer));
+  }
+
+  #answered(reader: Reader, { id, rows, columns, error }: Answer) {
+    const pending = reader.settle(id);
+    if (!pending) return;
+    this.served++;
+    if (error) return pending.reject(new SqliteReadError(error.message, error.code));
+    const key = columns!.join('\u0000');
+    let make = this.#makers.get(key);
+    if (make === undefined && !this.#makers.has(key)) {
+      if (this.#makers.size >= 500) this.#makers.clear();
+      this.#makers.set(key, (make = rowMaker(columns!)));
+    }
+    // A column named `__proto__` cannot be a literal's key: such rows are made key by key.
+    const objects = rows!.map((values) => (make ? make(values) : Object.fromEntries(columns!.map((c, i) => [c, values[i]]))));
+    pending.resolve(objects);
+  }
+
+  /** Stops every worker; queries in flight reject (`ReadPoolUnavailable`). */
+  async close() {
+    this.#closed = true;
+    await Promise.all(
+      this.#readers.map(async (r) => {
+        r.fail('the database is closed');
+        await r.worker.terminate();
+      }),
+    );
+  }
+}
+
+/** Each SQLite Kysely instance's pool (connect.ts): a transaction is another instance, and has none. */
+const pools = new WeakMap<Kysely<any>, ReadPool>();
+
+export function attachReadPool(db: Kysely<any>, pool: ReadPool) {
+  pools.set(db, pool);
+}
+
+export const readPoolOf = (db: Kysely<any>) => pools.get(db);
+
+/**
+ * The rows a read selects: by a worker where `db` has a pool, else (and when the worker is gone) on the
+ * main connection. For a list's page only (see above).
+ */
+export async function readRows<R>(db: Kysely<any>, query: { compile(): CompiledQuery; execute(): Promise<R[]> }): Promise<R[]> {
+  const pool = pools.get(db);
+  if (!pool) return query.execute();
+  try {
+    return (await pool.all(query.compile())) as R[];
+  } catch (error) {
+    if (error instanceof ReadPoolUnavailable) return query.execute();
+    throw error;
+  }
+}
