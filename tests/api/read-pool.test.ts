@@ -20,9 +20,10 @@ const totalOf = (headers: Headers) => Number(headers.get('content-range')?.split
 const SLOW = 'with recursive c(x) as (select 1 union all select x + 1 from c where x < 3000000) select count(*) as n from c';
 
 describe('READ_WORKERS', () => {
-  it('defaults to one a CPU, at most 4, and none on a single CPU', () => {
+  it('defaults to one a CPU besides the main thread, at most 4, and none on a single CPU', () => {
     expect(parseReadWorkers(undefined, 1)).toBe(0);
-    expect(parseReadWorkers('', 2)).toBe(2);
+    expect(parseReadWorkers('', 2)).toBe(1);
+    expect(parseReadWorkers('', 3)).toBe(2);
     expect(parseReadWorkers(' ', 8)).toBe(4);
     expect(parseReadWorkers('0', 8)).toBe(0);
     expect(parseReadWorkers('3', 1)).toBe(3);

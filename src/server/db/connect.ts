@@ -28,7 +28,7 @@ export interface ConnectOptions {
   file?: string;
   /** PostgreSQL schema to create (if absent) and use. */
   schema?: string;
-  /** SQLite file: threads reading list pages (read-pool.ts); left out, `READ_WORKERS` or one a CPU. */
+  /** SQLite file: threads reading list pages (read-pool.ts); left out, `READ_WORKERS` or one a CPU besides the main thread's. */
   readWorkers?: number;
 }
 
