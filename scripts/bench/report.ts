@@ -185,7 +185,7 @@ export function markdown(results: Results): string {
   const m = results.machine as { date: string; cpus: number; node: string; engine?: string };
   const o = results.options as { duration: number; runs: number; cold: boolean; cacheMb: number; readWorkers?: number };
   // SQLite's list pages are read by worker threads (read-pool.ts): how many ours had.
-  const workers = m.engine === 'sqlite' && o.readWorkers !== undefined ? `, ${o.readWorkers ? `${o.readWorkers} read workers` : 'no read workers'}` : '';
+  const workers = m.engine === 'sqlite' && o.readWorkers !== undefined ? `, ${o.readWorkers ? `${o.readWorkers} read worker${o.readWorkers === 1 ? '' : 's'}` : 'no read workers'}` : '';
   const out: string[] = [];
   for (const r of results.resources) {
     // A resource's table after another's starts a paragraph of its own.

@@ -77,6 +77,7 @@ describe('bench results', () => {
       return markdown({ ...results, options: { ...results.options, readWorkers } });
     };
     expect(withWorkers('sqlite', 2)).toContain('products, 50,000 rows, cold (every URL new, read cache off), 2 read workers, lower of 2');
+    expect(withWorkers('sqlite', 1)).toContain('read cache off), 1 read worker, lower of 2');
     expect(withWorkers('sqlite', 0)).toContain('read cache off), no read workers, lower of 2');
     expect(withWorkers('postgres', 2)).toContain('read cache off), lower of 2');
   });
