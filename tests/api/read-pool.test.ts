@@ -13,7 +13,7 @@ import { sql } from 'kysely';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { account, makeBranch, productBody, type Branch } from './fixtures/catalogue.ts';
 import { connect } from '../../src/server/db/connect.ts';
-import { parseReadWorkers, readPoolOf, readRows, ReadPoolUnavailable, MAX_READ_WORKERS } from '../../src/server/db/read-pool.ts';
+import { parseReadWorkers, readPoolOf, readRows, ReadPool, ReadPoolUnavailable, MAX_READ_WORKERS } from '../../src/server/db/read-pool.ts';
 
 const totalOf = (headers: Headers) => Number(headers.get('content-range')?.split('/')[1]);
 /** A query that keeps a worker busy for a while (counting to three million). */
@@ -125,6 +125,17 @@ describe('list pages read by worker threads (SQLite file)', () => {
     const before = await count();
     await expect(pool().all(sql`delete from products`.compile(server.db))).rejects.toThrow(/only statements that return rows|readonly/);
     expect(await count()).toBe(before);
+  });
+
+  it('workers that keep dying before answering (no file to open) are started 3 times, then no more', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'read-pool-'));
+    const broken = new ReadPool(join(dir, 'absent.sqlite'), 1);
+    const query = sql`select 1 as one`.compile(server.db);
+    for (let i = 0; i < 3; i++) await expect(broken.all(query)).rejects.toBeInstanceOf(ReadPoolUnavailable);
+    await expect(broken.all(query)).rejects.toThrow('The read worker is unavailable: its workers failed to start');
+    expect(broken.threads.length).toBe(0);
+    await broken.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('closing the database ends every worker; the pool then refuses', async () => {

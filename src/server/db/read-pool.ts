@@ -51,6 +51,9 @@ export function parseReadWorkers(value: string | undefined, cpuCount = cpus().le
   return n;
 }
 
+/** Workers in a row that may die before answering anything before the pool stops starting new ones. */
+const FAILED_STARTS = 3;
+
 /** A worker could not answer (it exited or failed): the query is to be run on the main connection. */
 export class ReadPoolUnavailable extends Error {
   constructor(reason: string) {
@@ -113,6 +116,8 @@ interface Answer {
 class Reader {
   readonly pending = new Map<number, Pending>();
   dead = false;
+  /** It answered a query once at least (it started well). */
+  answered = false;
   readonly worker: Worker;
 
   constructor(file: string, driver: string, onAnswer: (reader: Reader, answer: Answer) => void) {
@@ -157,6 +162,8 @@ export class ReadPool {
   readonly #makers = new Map<string, ((values: unknown[]) => Row) | undefined>();
   #nextId = 0;
   #closed = false;
+  /** Workers in a row that died before answering anything; at FAILED_STARTS the pool stops starting them. */
+  #failedStarts = 0;
 
   constructor(file: string, size: number) {
     this.#file = file;
@@ -166,7 +173,12 @@ export class ReadPool {
   /** The rows `query` selects, read by a worker. */
   all(query: CompiledQuery): Promise<Row[]> {
     if (this.#closed) return Promise.reject(new ReadPoolUnavailable('the database is closed'));
-    const reader = this.#leastBusy();
+    let reader: Reader;
+    try {
+      reader = this.#leastBusy();
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const id = ++this.#nextId;
     return new Promise<Row[]>((resolve, reject) => reader.give(id, query, { resolve, reject }));
   }
@@ -179,9 +191,22 @@ export class ReadPool {
     return this.#readers.filter((r) => !r.dead).map((r) => r.worker);
   }
 
+  /** The worker to give a query to; throws ReadPoolUnavailable once workers keep failing to start. */
   #leastBusy(): Reader {
-    // Dead workers are replaced where they stood.
-    for (let i = 0; i < this.#readers.length; i++) if (this.#readers[i].dead) this.#readers[i] = this.#start();
+    if (this.#failedStarts >= FAILED_STARTS) throw new ReadPoolUnavailable('its workers failed to start');
+    // Dead workers are replaced where they stood, unless they keep dying before answering anything (the
+    // file, the driver): then every page would pay a thread's start for nothing, and the pool gives up.
+    for (let i = 0; i < this.#readers.length; i++) {
+      const reader = this.#readers[i];
+      if (!reader.dead) continue;
+      if (!reader.answered && ++this.#failedStarts >= FAILED_STARTS) {
+        console.warn(`SQLite read workers failed to start ${FAILED_STARTS} times in a row; list pages are read on the main connection.`);
+        this.#readers.splice(i--, 1);
+        continue;
+      }
+      this.#readers[i] = this.#start();
+    }
+    if (this.#failedStarts >= FAILED_STARTS) throw new ReadPoolUnavailable('its workers failed to start');
     let best: Reader | undefined;
     for (const r of this.#readers) if (!best || r.pending.size < best.pending.size) best = r;
     // A new worker only while every running one is busy: a quiet server runs one.
@@ -200,6 +225,8 @@ export class ReadPool {
     const pending = reader.settle(id);
     if (!pending) return;
     this.served++;
+    reader.answered = true;
+    this.#failedStarts = 0;
     if (error) return pending.reject(new SqliteReadError(error.message, error.code));
     const key = columns!.join('\u0000');
     let make = this.#makers.get(key);
