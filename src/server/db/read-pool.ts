@@ -125,8 +125,8 @@ class Reader {
     // An idle worker keeps nothing alive; one with queries in flight does (`give`).
     this.worker.unref();
     this.worker.on('message', (answer: Answer) => onAnswer(this, answer));
-    this.worker.on('error', (error) => this.fail(error.message));
-    this.worker.on('exit', (code) => this.fail(`it exited (${code})`));
+    this.worker.on('error', (error) => void this.fail(error.message));
+    this.worker.on('exit', (code) => void this.fail(`it exited (${code})`));
   }
 
   give(id: number, query: CompiledQuery, pending: Pending) {
@@ -142,13 +142,15 @@ class Reader {
     return pending;
   }
 
-  fail(reason: string) {
-    if (this.dead) return;
-    this.dead = true;
-    const error = new ReadPoolUnavailable(reason);
-    for (const pending of this.pending.values()) pending.reject(error);
-    this.pending.clear();
-    void this.worker.terminate();
+  /** Rejects what it was given and ends the thread; settles when the thread has ended. */
+  async fail(reason: string): Promise<void> {
+    if (!this.dead) {
+      this.dead = true;
+      const error = new ReadPoolUnavailable(reason);
+      for (const pending of this.pending.values()) pending.reject(error);
+      this.pending.clear();
+    }
+    await this.worker.terminate();
   }
 }
 
@@ -242,12 +244,7 @@ export class ReadPool {
   /** Stops every worker; queries in flight reject (`ReadPoolUnavailable`). */
   async close() {
     this.#closed = true;
-    await Promise.all(
-      this.#readers.map(async (r) => {
-        r.fail('the database is closed');
-        await r.worker.terminate();
-      }),
-    );
+    await Promise.all(this.#readers.map((r) => r.fail('the database is closed')));
   }
 }
 
