@@ -3,7 +3,7 @@
  * row-level writes. Values arriving here are already validated; the rules of writing (slugs, parents,
  * hashes) live in `writes.ts`.
  */
-import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { sql, type CompiledQuery, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Embed, Registry, ResourceDef } from '../../manifest/index.ts';
 import type { ListQuery } from './list-query.ts';
 import type { ReadCache } from './read-cache.ts';
@@ -12,6 +12,7 @@ import { pageSearchBy, searchCondition, searchFieldsOf, searchOnlyCount } from '
 import { countRows, isSqlite, type Total } from './count.ts';
 import { recordJsonOf } from './json-records.ts';
 import { readRows } from './read-pool.ts';
+import { compiledListOf, compiledListStats, type SearchBy } from './compiled-queries.ts';
 
 /** The column a page selected as JSON text answers in (`listJson`). */
 export const JSON_COLUMN = 'record';
@@ -136,14 +137,29 @@ export interface KeptTotal {
   tables: readonly string[];
 }
 
+/** A compiled query as `readRows` takes it: sent to a worker as it is, or run on the main connection. */
+function runnable<R>(db: Db, compiled: CompiledQuery<R>) {
+  return { compile: () => compiled, execute: async () => (await db.executeQuery(compiled)).rows };
+}
+
 /** A list's page as its query selects it (rows whole, or records as JSON text) and the list's total. */
 async function readPage(db: Db, r: ResourceDef, query: ListQuery, scope: Scope | undefined, kept: KeptTotal | undefined, narrow: Narrow | undefined, asJson?: RawBuilder<string>) {
-  // Not destructured: each query is built when first used (listQueries).
-  const queries = listQueries(db, r, query, scope, narrow, 'index', asJson);
-  const counted = () => countRows(db, queries.matched, queries.count);
+  // What was compiled for this very list before (compiled-queries.ts); else each query is built when first used.
+  const memo = compiledListOf(db, r, query, scope, narrow !== undefined, asJson);
+  const built: Partial<Record<SearchBy, ReturnType<typeof listQueries>>> = {};
+  const queries = (by: SearchBy = 'index') => (built[by] ??= listQueries(db, r, query, scope, narrow, by, asJson));
+  const page = (by: SearchBy) => {
+    if (!memo) return queries(by).page;
+    let compiled = memo.pages[by];
+    if (compiled) compiledListStats.hits++;
+    else memo.pages[by] = compiled = queries(by).page.compile();
+    return runnable(db, compiled);
+  };
+  const counted = () => countRows(db, queries().matched, queries().count);
   // A list's total is the same for every page of it: counted once between writes to what it reads,
   // kept under the query that selects its rows as run (the user's reach, filters, search and all).
-  const total = kept ? () => kept.cache.total(totalKey(queries.matched), kept.tables, counted) : counted;
+  const keyOfTotal = () => (memo ? (memo.totalKey ??= totalKey(queries().matched)) : totalKey(queries().matched));
+  const total = kept ? () => kept.cache.total(keyOfTotal(), kept.tables, counted) : counted;
   if (query.q && isSqlite(db)) {
     // SQLite: the count (from the trigram index) first; it decides how the page is read (search.ts).
     const n = await total();
@@ -151,11 +167,11 @@ async function readPage(db: Db, r: ResourceDef, query: ListQuery, scope: Scope |
     const tableRows = kept ? await kept.cache.total(`rows of ${r.name}`, [r.name], () => rowsOf(db, r.name)) : await rowsOf(db, r.name);
     // A keyset page's walk starts at the row it follows (found in the index): only its own rows are walked.
     const by = pageSearchBy(n.total, tableRows, query.after ? query.end - query.start + 1 : query.end + 1);
-    const rows: Row[] = await readRows(db, (by === 'scan' ? listQueries(db, r, query, scope, narrow, 'scan', asJson) : queries).page);
+    const rows: Row[] = await readRows<Row>(db, page(by));
     return { rows, ...n };
   }
   // The page by a worker where there is one (read-pool.ts), the total (often kept) meanwhile.
-  const [rows, n] = await Promise.all([readRows<Row>(db, queries.page), total()]);
+  const [rows, n] = await Promise.all([readRows<Row>(db, page('index')), total()]);
   return { rows, ...n };
 }
 

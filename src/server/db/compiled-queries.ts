@@ -1,0 +1,89 @@
+/**
+ * Queries built and compiled once, then kept by what they were built from, so a repeated read runs the
+ * very SQL text again without Kysely building it again.
+ *
+ * A list's queries (`compiledListOf`) are kept by what they were built from: the next request
+ * for the same list (the same resource, filters, search, sort and range, the same scope) runs the very
+ * SQL text and values again without building Kysely's query again.
+ *
+ * Why: building a page's query and its count's key through Kysely (a few hundred frozen nodes, then
+ * compiled) cost about 43 µs a request on the main thread (50,000 top categories, sorted page, on a
+ * slow day: the whole request was about 430 µs there), while the database itself runs on a worker
+ * (read-pool.ts). Kept, a repeated page costs one lookup.
+ *
+ * What is kept is only SQL text and its values, never rows: an entry is a pure function of its key, so
+ * it never goes stale when the data changes. The key is the parsed query as JSON (`parseListQuery`
+ * already dropped whatever the server ignores, such as a cache-busting `_=<n>`), so distinct queries
+ * never share an entry. A list narrowed to its user's reach (ownership) carries that reach as a
+ * function: its queries are built every time, not kept. Bounded: at MAX_KEPT entries the whole memo
+ * starts again, as the statement caches do (sqlite-statements.ts).
+ */
+import type { CompiledQuery, RawBuilder } from 'kysely';
+import type { ResourceDef } from '../../manifest/index.ts';
+import type { ListQuery } from './list-query.ts';
+import type { Db, Scope } from './repository.ts';
+
+/** The most lists kept per database (a few KiB each: SQL text and values). */
+export const MAX_KEPT = 500;
+
+/** How a page is read (search.ts): from the search index, or by walking the sort's index. */
+export type SearchBy = 'index' | 'scan';
+
+/** What is kept of one list: its page's SQL each way it was read, and the key its total is kept under. */
+export interface CompiledList {
+  pages: Partial<Record<SearchBy, CompiledQuery<Record<string, unknown>>>>;
+  totalKey?: string;
+}
+
+const memos = new WeakMap<Db, Map<string, CompiledList>>();
+
+/** Pages run from SQL kept here rather than built again (counted by repository.ts; tests read it). */
+export const compiledListStats = { hits: 0 };
+
+/**
+ * The kept entry for a list, made empty when first asked for; undefined where nothing may be kept (a
+ * list narrowed to its user's reach). The caller fills its fields as it compiles them.
+ */
+export function compiledListOf(
+  db: Db,
+  r: ResourceDef,
+  query: ListQuery,
+  scope: Scope | undefined,
+  narrowed: boolean,
+  asJson: RawBuilder<string> | undefined,
+): CompiledList | undefined {
+  if (narrowed) return undefined;
+  let memo = memos.get(db);
+  if (!memo) memos.set(db, (memo = new Map()));
+  // `asJson` is one expression per table for the process's life (json-records.ts): a flag tells it apart.
+  const key = `${r.name}\u0000${asJson ? 'json' : 'rows'}\u0000${JSON.stringify(query)}\u0000${scope ? JSON.stringify(scope) : ''}`;
+  let kept = memo.get(key);
+  if (kept) return kept;
+  if (memo.size >= MAX_KEPT) memo.clear();
+  memo.set(key, (kept = { pages: {} }));
+  return kept;
+}
+
+/** A value no request can send: the one parameter a record's query is compiled with, replaced when run. */
+const SLOT = Symbol('the value looked up');
+
+const byField = new WeakMap<Db, Map<string, CompiledQuery<Record<string, unknown>> | null>>();
+
+/**
+ * The query of a record of `table` by one field, every row reachable (no ownership narrowing): compiled
+ * once per table and field, its one value bound when run. Building it was about a tenth of a get-one's
+ * time on the main thread (within the noise of whole requests: 4,668 against 4,534 req/s, alternating).
+ * Should Kysely ever compile it with other values besides, it is built every time.
+ */
+export function recordQuery(db: Db, table: string, field: string, value: unknown): CompiledQuery<Record<string, unknown>> {
+  const build = (v: unknown) => db.selectFrom(table).selectAll(table).where(`${table}.${field}`, '=', v).compile();
+  let memo = byField.get(db);
+  if (!memo) byField.set(db, (memo = new Map()));
+  const key = `${table}\u0000${field}`;
+  let compiled = memo.get(key);
+  if (compiled === undefined) {
+    const made = build(SLOT);
+    memo.set(key, (compiled = made.parameters.length === 1 && made.parameters[0] === SLOT ? made : null));
+  }
+  return compiled ? { ...compiled, parameters: [value] } : build(value);
+}

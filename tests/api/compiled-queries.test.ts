@@ -1,0 +1,127 @@
+/**
+ * Queries compiled once and run again (compiled-queries.ts): a repeated list page runs the SQL it ran
+ * before without building it, and still answers what the database holds now (only SQL is kept, never
+ * rows); lists that differ in any one value (range, sort, order, search, filter, keyset) never run each
+ * other's SQL; a list narrowed to its user's reach is built every time; a record by id answers the
+ * record asked for, each time, and out of reach stays a 404. With the answers' cache off, as the bench's
+ * cold runs. On every engine this machine has.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { compiledListStats, recordQuery } from '../../src/server/db/compiled-queries.ts';
+import { engines, startTestServer, type TestServer } from '../support/server.ts';
+import { account, makeBranch, productBody, type Branch } from './fixtures/catalogue.ts';
+
+describe.each(engines)('compiled queries kept (%s)', (engine) => {
+  let server: TestServer;
+  let admin: string;
+  let branch: Branch;
+  let sellers: { id: string; cookie: string }[];
+  /** Words no seeded product holds: the pages below are the test's own. */
+  const word = `wombat${randomBytes(3).toString('hex')}`;
+  const other = `numbat${randomBytes(3).toString('hex')}`;
+  let bust = 0;
+
+  beforeAll(async () => {
+    server = await startTestServer({ engine, app: { readCacheBytes: 0 } });
+    admin = await server.login('admin');
+    branch = await makeBranch(server, admin);
+    const dealer = await account(server, 'dealer');
+    sellers = [await account(server, 'seller', dealer.id), await account(server, 'seller', dealer.id)];
+    // Six products with `word` (three a seller), two with `other`.
+    for (let i = 0; i < 6; i++) await create(sellers[i % 2].cookie, `${word} item ${i}`);
+    for (let i = 0; i < 2; i++) await create(sellers[0].cookie, `${other} item ${i}`);
+  });
+  afterAll(() => server?.close());
+
+  async function create(cookie: string, name: string) {
+    const res = await server.api('POST', '/products', { cookie, body: productBody(branch, { name }) });
+    expect(res.status).toBe(201);
+    return res.body.id as string;
+  }
+
+  /** A page of `/products` as `cookie` sees it: names, sellers and the total; each URL new (`_`). */
+  async function page(query: Record<string, unknown>, cookie = admin) {
+    const res = await server.api('GET', '/products', { cookie, query: { sort: ['name', 'ASC'], range: [0, 24], ...query, _: ++bust } });
+    expect(res.status).toBe(200);
+    return {
+      names: (res.body as { name: string }[]).map((p) => p.name),
+      sellers: (res.body as { sellerId: string }[]).map((p) => p.sellerId),
+      last: res.body.at(-1) as { name: string; id: string } | undefined,
+      total: Number(res.headers.get('content-range')?.split('/')[1]),
+    };
+  }
+
+  it('a repeated page runs the SQL kept for it, and sees writes made since', async () => {
+    const query = { filter: { q: word }, range: [0, 2] };
+    const first = await page(query);
+    expect(first.names).toEqual([`${word} item 0`, `${word} item 1`, `${word} item 2`]);
+    const hits = compiledListStats.hits;
+    expect(await page(query)).toEqual(first);
+    expect(compiledListStats.hits).toBeGreaterThan(hits);
+    // Only SQL is kept: a product written now is on the very same page.
+    const id = await create(sellers[1].cookie, `${word} item 00`);
+    const after = await page(query);
+    expect(after.names).toEqual([`${word} item 0`, `${word} item 00`, `${word} item 1`]);
+    expect(after.total).toBe(first.total + 1);
+    expect((await server.api('DELETE', `/products/${id}`, { cookie: sellers[1].cookie })).status).toBeLessThan(300);
+    expect(await page(query)).toEqual(first);
+  });
+
+  it('lists that differ in one value never run each other’s SQL', async () => {
+    const base = { filter: { q: word }, range: [0, 1] };
+    const variants: [string, Record<string, unknown>, (p: Awaited<ReturnType<typeof page>>) => void][] = [
+      ['base', base, (p) => expect(p.names).toEqual([`${word} item 0`, `${word} item 1`])],
+      ['range', { ...base, range: [2, 3] }, (p) => expect(p.names).toEqual([`${word} item 2`, `${word} item 3`])],
+      ['size', { ...base, range: [0, 2] }, (p) => expect(p.names).toEqual([`${word} item 0`, `${word} item 1`, `${word} item 2`])],
+      ['order', { ...base, sort: ['name', 'DESC'] }, (p) => expect(p.names).toEqual([`${word} item 5`, `${word} item 4`])],
+      ['search', { ...base, filter: { q: other } }, (p) => expect(p.names).toEqual([`${other} item 0`, `${other} item 1`])],
+      ['filter', { ...base, filter: { q: word, sellerId: sellers[1].id } }, (p) => expect(p.names).toEqual([`${word} item 1`, `${word} item 3`])],
+      ['filter value', { ...base, filter: { q: word, sellerId: sellers[0].id } }, (p) => expect(p.names).toEqual([`${word} item 0`, `${word} item 2`])],
+      ['keyset', { ...base, after: 'AFTER' }, (p) => expect(p.names).toEqual([`${word} item 2`, `${word} item 3`])],
+    ];
+    const { last } = await page(base);
+    // Each asked twice, interleaved: an answer from another's kept SQL would fail its own check.
+    for (let round = 0; round < 2; round++)
+      for (const [name, query, check] of variants) {
+        const asked = query.after ? { ...query, after: [last!.name, last!.id] } : query;
+        const answer = await page(asked);
+        try {
+          check(answer);
+        } catch (error) {
+          throw new Error(`${name}, round ${round + 1}: ${(error as Error).message}`);
+        }
+      }
+  });
+
+  it("a list narrowed to its user's reach is built each time, and shows that user's rows only", async () => {
+    const hits = compiledListStats.hits;
+    for (const [i, seller] of sellers.entries()) {
+      const mine = await page({ filter: { q: word } }, seller.cookie);
+      expect(mine.sellers.every((s) => s === seller.id)).toBe(true);
+      expect(mine.names).toEqual([0, 2, 4].map((n) => `${word} item ${n + i}`));
+      expect(await page({ filter: { q: word } }, seller.cookie)).toEqual(mine);
+    }
+    expect(compiledListStats.hits).toBe(hits);
+  });
+
+  it('a record by id is the one asked for, every time; out of reach it is a 404', async () => {
+    const ids = [await create(sellers[0].cookie, `${word} one A`), await create(sellers[1].cookie, `${word} one B`)];
+    for (let round = 0; round < 2; round++)
+      for (const [i, id] of ids.entries()) {
+        const res = await server.api('GET', `/products/${id}`, { cookie: admin });
+        expect(res.status).toBe(200);
+        expect(res.body).toMatchObject({ id, name: `${word} one ${'AB'[i]}` });
+      }
+    expect((await server.api('GET', `/products/${ids[0]}`, { cookie: sellers[1].cookie })).status).toBe(404);
+    expect((await server.api('GET', `/products/${ids[1]}`, { cookie: sellers[1].cookie })).status).toBe(200);
+    expect((await server.api('GET', '/products/000000000000000000000000', { cookie: admin })).status).toBe(404);
+  });
+
+  it('a record query is compiled once and bound to each value asked', () => {
+    const [a, b] = ['a', 'b'].map((v) => recordQuery(server.db, 'products', 'slug', v));
+    expect([a.parameters, b.parameters]).toEqual([['a'], ['b']]);
+    expect(a.sql).toBe(b.sql);
+    expect(a.sql).toBe(server.db.selectFrom('products').selectAll('products').where('products.slug', '=', 'a').compile().sql);
+  });
+});
