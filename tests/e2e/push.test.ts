@@ -148,9 +148,19 @@ describe.skipIf(!hasChromium)('web push in the browser', () => {
       }),
     );
     await cdp.send('ServiceWorker.enable');
+    // Delivered only once the worker is activated, as a push service's message would be: on a loaded
+    // machine (the whole suite at once) it may still be activating here, and a push it cannot take is lost.
+    await page.evaluate(async () => {
+      const { active } = await navigator.serviceWorker.ready;
+      if (active && active.state !== 'activated')
+        await new Promise<void>((done) => active.addEventListener('statechange', () => active.state === 'activated' && done()));
+    });
     await cdp.send('ServiceWorker.deliverPushMessage', { origin: server.url, registrationId: await registrationId, data: plaintext });
+    // Showing it wakes the worker and runs its push handler: seconds on CI's loaded cores (once over 10 s).
     await expect
-      .poll(() => page.evaluate(async () => (await (await navigator.serviceWorker.getRegistration('/'))!.getNotifications()).map((n) => [n.title, n.body])))
+      .poll(() => page.evaluate(async () => (await (await navigator.serviceWorker.getRegistration('/'))!.getNotifications()).map((n) => [n.title, n.body])), {
+        timeout: 30_000,
+      })
       .toEqual([['Your payout was paid', 'The payout of May reached your account.']]);
 
     // Off again (the menu stays open on its switch): the server forgets the endpoint.
