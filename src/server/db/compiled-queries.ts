@@ -1,10 +1,7 @@
 /**
- * Queries built and compiled once, then kept by what they were built from, so a repeated read runs the
- * very SQL text again without Kysely building it again.
- *
- * A list's queries (`compiledListOf`) are kept by what they were built from: the next request
- * for the same list (the same resource, filters, search, sort and range, the same scope) runs the very
- * SQL text and values again without building Kysely's query again.
+ * Queries built and compiled once, so a repeated read runs the very SQL text again without Kysely
+ * building it again: a list's (`compiledListOf`), kept by everything it was built from (the same
+ * resource, filters, search, sort, range and scope), and a record's by one field (`recordQuery`).
  *
  * Why: building a page's query and its count's key through Kysely (a few hundred frozen nodes, then
  * compiled) cost about 43 µs a request on the main thread (50,000 top categories, sorted page, on a
@@ -21,13 +18,11 @@
 import type { CompiledQuery, RawBuilder } from 'kysely';
 import type { ResourceDef } from '../../manifest/index.ts';
 import type { ListQuery } from './list-query.ts';
+import type { SearchBy } from './search.ts';
 import type { Db, Scope } from './repository.ts';
 
 /** The most lists kept per database (a few KiB each: SQL text and values). */
 export const MAX_KEPT = 500;
-
-/** How a page is read (search.ts): from the search index, or by walking the sort's index. */
-export type SearchBy = 'index' | 'scan';
 
 /** What is kept of one list: its page's SQL each way it was read, and the key its total is kept under. */
 export interface CompiledList {

@@ -8,11 +8,11 @@ import type { Embed, Registry, ResourceDef } from '../../manifest/index.ts';
 import type { ListQuery } from './list-query.ts';
 import type { ReadCache } from './read-cache.ts';
 import { columnName, sortKeyOf } from './tables.ts';
-import { pageSearchBy, searchCondition, searchFieldsOf, searchOnlyCount } from './search.ts';
+import { pageSearchBy, searchCondition, searchFieldsOf, searchOnlyCount, type SearchBy } from './search.ts';
 import { countRows, isSqlite, type Total } from './count.ts';
 import { recordJsonOf } from './json-records.ts';
 import { readRows } from './read-pool.ts';
-import { compiledListOf, compiledListStats, type SearchBy } from './compiled-queries.ts';
+import { compiledListOf, compiledListStats } from './compiled-queries.ts';
 
 /** The column a page selected as JSON text answers in (`listJson`). */
 export const JSON_COLUMN = 'record';
@@ -57,7 +57,7 @@ export function listQueries(
   query: ListQuery,
   scope?: Scope,
   narrow?: Narrow,
-  searchBy: 'index' | 'scan' = 'index',
+  searchBy: SearchBy = 'index',
   /** What the page selects of each row: the row whole (default), or its record as JSON text (json-records.ts). */
   asJson?: RawBuilder<string>,
 ) {

@@ -48,12 +48,15 @@ export const SCAN_ROWS_PER_MATCH = 8;
  * walking the sort's index (`scan`) when that walk is expected to be shorter than SCAN_ROWS_PER_MATCH
  * rows a match, else from the trigram index (`index`). Same rows either way.
  */
-export function pageSearchBy(matches: number, tableRows: number, end: number): 'index' | 'scan' {
+export function pageSearchBy(matches: number, tableRows: number, end: number): SearchBy {
   if (matches <= 0) return 'index';
   // The walk never reads more than the whole table.
   const walk = Math.min((end * tableRows) / matches, tableRows);
   return walk <= SCAN_ROWS_PER_MATCH * matches ? 'scan' : 'index';
 }
+
+/** How a page of a search is read: from the search index, or by walking the sort's index and testing each row. */
+export type SearchBy = 'index' | 'scan';
 
 /** The shortest needle a trigram index can look up: shorter ones are answered by the scan's predicate. */
 export const TRIGRAM = 3;
@@ -77,7 +80,7 @@ export function ftsPhrase(needle: string): string {
  * as SQL rather than through Kysely's expression builder: a `where` given a callback makes a builder of
  * some hundred closures on every request (a search's queries took 18–30 µs to build, a third of it that).
  */
-export function searchCondition(db: Kysely<any>, r: ResourceDef, q: string, by: 'index' | 'scan' = 'index'): Expression<SqlBool> {
+export function searchCondition(db: Kysely<any>, r: ResourceDef, q: string, by: SearchBy = 'index'): Expression<SqlBool> {
   const needle = q.toLowerCase();
   if (by === 'index' && isSqlite(db) && [...needle].length >= TRIGRAM) {
     const fts = sql.table(searchTableOf(r.name));
