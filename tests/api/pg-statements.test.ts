@@ -1,14 +1,17 @@
 /**
  * PostgreSQL: the reads Kysely runs are prepared once per connection (pg-statements.ts), writes are
  * not, the names a connection keeps are bounded, and a statement prepared before its table changed
- * shape is prepared again rather than failing. Read off the server's own `pg_prepared_statements`, in a
- * pool of one connection so every query below meets the same one.
+ * shape is prepared again rather than failing, and a first page (`pagedAs`: its size in the text, no
+ * offset) is planned once and its plan kept, where a page bounded by parameters was planned on every run.
+ * Read off the server's own `pg_prepared_statements`, in a pool of one connection so every query below
+ * meets the same one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { connect, dropSchema, type Database } from '../../src/server/db/connect.ts';
 import { prepareReadingStatements } from '../../src/server/db/pg-statements.ts';
+import { pagedAs } from '../../src/server/db/repository.ts';
 
 const url = process.env.DATABASE_URL;
 
@@ -79,5 +82,34 @@ describe.skipIf(!url?.startsWith('postgres'))('prepared reading statements (post
     await setup.db.schema.alterTable('things').addColumn('colour', 'text', (c) => c.defaultTo('blue')).execute();
     expect(await all()).toEqual({ id: 1, name: 'one', colour: 'blue' });
     expect(await all()).toEqual({ id: 1, name: 'one', colour: 'blue' });
+  });
+
+  it('keeps one plan for a first page; pages bounded by parameters were planned every time', async () => {
+    await db.destroy();
+    db = poolOfOne();
+    await setup.db.schema.createTable('pages').addColumn('id', 'integer', (c) => c.primaryKey()).addColumn('name', 'text').execute();
+    await setup.db.schema.createIndex('pages_name_id').on('pages').columns(['name', 'id']).execute();
+    const names = Array.from({ length: 5000 }, (_, i) => ({ id: i + 1, name: `name ${String(i % 977).padStart(4, '0')}` }));
+    for (let i = 0; i < names.length; i += 1000) await setup.db.insertInto('pages').values(names.slice(i, i + 1000)).execute();
+    await sql`analyze pages`.execute(setup.db);
+    const sorted = () => db.selectFrom('pages').select(['id', 'name']).orderBy('name').orderBy('id');
+    const expected = [...names].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id));
+    const plans = async (text: string) =>
+      (await sql<{ generic: string; custom: string }>`select generic_plans as generic, custom_plans as custom from pg_prepared_statements where statement = ${text}`.execute(db)).rows[0];
+
+    const first = pagedAs(sorted(), 25, 0);
+    for (let run = 0; run < 8; run++) expect(await first.execute()).toEqual(expected.slice(0, 25));
+    expect(first.compile().parameters).toEqual([]);
+    expect(Number((await plans(first.compile().sql)).custom)).toBe(0);
+    expect(Number((await plans(first.compile().sql)).generic)).toBeGreaterThanOrEqual(8);
+
+    // The way pages were bounded before: PostgreSQL planned each run for its values.
+    const bound = sorted().limit(25).offset(0);
+    for (let run = 0; run < 8; run++) expect(await bound.execute()).toEqual(expected.slice(0, 25));
+    expect(Number((await plans(bound.compile().sql)).custom)).toBe(8);
+
+    // A page further on keeps its offset a parameter (one statement for every such page) and answers its rows.
+    for (const offset of [25, 4990]) expect(await pagedAs(sorted(), 25, offset).execute()).toEqual(expected.slice(offset, offset + 25));
+    expect(pagedAs(sorted(), 25, 25).compile().sql).toBe(pagedAs(sorted(), 25, 4990).compile().sql);
   });
 });
