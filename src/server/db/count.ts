@@ -8,7 +8,7 @@
  * SQLite counts in process, from the same indexes the pages are read from, at the sizes it is used
  * for: its totals stay exact.
  */
-import { CompiledQuery, SqliteAdapter, sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { CompiledQuery, SqliteAdapter, type Kysely, type SelectQueryBuilder } from 'kysely';
 
 /** The most rows a PostgreSQL list counts one by one; a larger total is the planner's estimate. */
 export const EXACT_COUNT_UP_TO = 1000;
@@ -38,13 +38,9 @@ export async function countRows(
   return { total: Math.max(counted, await plannedRows(db, matched)), estimated: true };
 }
 
-/**
- * The count PostgreSQL runs: of at most one row more than the bound, so it stops there whatever the table
- * holds. The bound is written into the text, not bound as a parameter, so a count without other values is
- * planned once per connection (see `pagedAs` in repository.ts).
- */
+/** The count PostgreSQL runs: of at most one row more than the bound, so it stops there whatever the table holds. */
 export function boundedCount(db: Kysely<any>, matched: SelectQueryBuilder<any, any, any>) {
-  return db.selectFrom(matched.limit(sql.lit(EXACT_COUNT_UP_TO + 1)).as('matched')).select((eb) => eb.fn.countAll().as('total'));
+  return db.selectFrom(matched.limit(EXACT_COUNT_UP_TO + 1).as('matched')).select((eb) => eb.fn.countAll().as('total'));
 }
 
 /** The planner's estimate of how many rows a query selects (PostgreSQL `EXPLAIN`, nothing run). */
