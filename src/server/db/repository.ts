@@ -74,8 +74,11 @@ export function listQueries(
     if (gte !== undefined) base = base.where(key, '>=', gte);
     if (lte !== undefined) base = base.where(key, '<=', lte);
   }
+  const searched = query.q !== undefined && query.q !== '' && searchFieldsOf(r).length > 0;
+  // Nothing selects the rows but, at most, a search: no filter, date range, scope or reach.
+  const searchAtMost = !narrow && !Object.keys(equals).length && !query.ranges;
   // Read from the engine's search index (search.ts), with the meaning of a plain scan.
-  if (query.q && searchFieldsOf(r).length) base = base.where(searchCondition(db, r, query.q, searchBy));
+  if (searched) base = base.where(searchCondition(db, r, query.q!, searchBy));
   const direction = query.sort.order === 'ASC' ? 'asc' : 'desc';
   // A `sortAs: 'number'` field orders by its numeric value, the very expression its index holds.
   const key = sortKeyOf(r, query.sort.field);
@@ -95,10 +98,9 @@ export function listQueries(
     const beyond = sql.raw(direction === 'asc' ? '>' : '<');
     rows = rows.where(unique ? sql<boolean>`${k} ${beyond} ${value}` : sql<boolean>`(${k}, ${sql.ref('id')}) ${beyond} (${value}, ${id})`);
   }
-  // Nothing the request sends is bound but a keyset's row: the page's size may be written into its text (`pagedAs`).
-  const unfiltered = !narrow && !Object.keys(equals).length && !Object.keys(query.ranges ?? {}).length && !(query.q && searchFieldsOf(r).length);
+  // A plain list binds nothing but a keyset's row: its page's size may be written into its text (`pagedAs`).
   const paged = <QB extends SelectQueryBuilder<any, any, any>>(q: QB): QB =>
-    pagedAs(q, query.end - query.start + 1, query.after ? 0 : query.start, unfiltered);
+    pagedAs(q, query.end - query.start + 1, query.after ? 0 : query.start, searchAtMost && !searched);
   const selected = (q: SelectQueryBuilder<any, any, any>): SelectQueryBuilder<any, any, Row> =>
     asJson ? q.select(asJson.as(JSON_COLUMN)) : q.selectAll();
   const pageQuery = () => {
@@ -112,7 +114,7 @@ export function listQueries(
   };
   const countQuery = () =>
     // A search alone (no filter, scope or reach) is counted in the search index itself.
-    (query.q && !narrow && !Object.keys(equals).length && !query.ranges && searchFieldsOf(r).length ? searchOnlyCount(db, r, query.q) : undefined) ??
+    (searched && searchAtMost ? searchOnlyCount(db, r, query.q!) : undefined) ??
     base.select((eb) => eb.fn.countAll().as('total'));
   // Each built when first asked for: a request whose total is kept builds no count, a walked search no
   // page from the index (building Kysely's queries was about a tenth of a search's time).
