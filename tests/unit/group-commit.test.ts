@@ -19,7 +19,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function open(maxGroup?: number) {
+function open(maxGroup?: number, beforeCommit?: (sqlite: SQLite.Database) => void) {
   const dir = mkdtempSync(join(tmpdir(), 'group-commit-'));
   const file = join(dir, 'db.sqlite');
   const sqlite = new SQLite(file);
@@ -28,7 +28,7 @@ function open(maxGroup?: number) {
   sqlite.exec(`create table t (id text primary key, n integer);
     create table parent (id text primary key);
     create table child (id text primary key, parent text references parent(id) deferrable initially deferred);`);
-  const dialect = new GroupCommitSqliteDialect(sqlite, withStatementCache(sqlite), { maxGroup });
+  const dialect = new GroupCommitSqliteDialect(sqlite, withStatementCache(sqlite), { maxGroup, beforeCommit: beforeCommit && (() => beforeCommit(sqlite)) });
   const db = new Kysely<any>({ dialect });
   // Another connection to the same file: it sees what is committed, nothing else.
   const other = new SQLite(file, { readonly: true });
@@ -38,7 +38,7 @@ function open(maxGroup?: number) {
     await db.destroy();
     rmSync(dir, { recursive: true, force: true });
   });
-  return { db, stats: dialect.driver.stats, seen: (id: string) => seen(id).c === 1, count: () => (other.prepare('select count(*) as c from t').get() as { c: number }).c };
+  return { db, sqlite, stats: dialect.driver.stats, seen: (id: string) => seen(id).c === 1, count: () => (other.prepare('select count(*) as c from t').get() as { c: number }).c };
 }
 
 const insert = (db: Kysely<any>, id: string, n = 1) =>
@@ -110,6 +110,42 @@ describe('group commit (SQLite)', () => {
     expect(c).toBe(count());
     await Promise.all(writes);
     expect(count()).toBe(5);
+  });
+
+  it('beforeCommit runs inside every transaction that writes, just before its commit: a group\'s and a lone statement\'s', async () => {
+    // As the search index's queue does: what the writes of a transaction left is finished before it commits.
+    const calls: { inTransaction: boolean; rows: number }[] = [];
+    const { db, stats, count } = open(undefined, (sqlite) => {
+      calls.push({ inTransaction: sqlite.inTransaction, rows: (sqlite.prepare('select count(*) as c from t').get() as { c: number }).c });
+      sqlite.prepare('update t set n = -n where n > 0').run();
+    });
+    await Promise.all(Array.from({ length: 6 }, () => insert(db, newId(), 1)));
+    expect(stats.commits).toBeLessThan(6);
+    expect(calls.length).toBe(stats.commits);
+    expect(calls.every((c) => c.inTransaction)).toBe(true);
+    expect(count()).toBe(6);
+    // What it wrote was committed with the writes: another connection sees every n made negative.
+    expect((await db.selectFrom('t').select('n').execute()).every((x) => x.n === -2)).toBe(true);
+    // A write outside a transaction gets a transaction of its own, so it runs for it too.
+    await db.insertInto('t').values({ id: newId(), n: 5 }).execute();
+    expect(calls.at(-1)).toEqual({ inTransaction: true, rows: 7 });
+    expect((await db.selectFrom('t').select('n').where('n', '=', -5).execute()).length).toBe(1);
+  });
+
+  it('a beforeCommit that throws fails the writes it would have committed and keeps none', async () => {
+    let fail = true;
+    const { db, count, seen } = open(undefined, () => {
+      if (fail) throw new Error('index full');
+    });
+    const results = await Promise.allSettled([insert(db, newId()), insert(db, newId())]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(String((results[0] as PromiseRejectedResult).reason)).toMatch(/index full/);
+    await expect(db.insertInto('t').values({ id: newId(), n: 1 }).execute()).rejects.toThrow(/index full/);
+    expect(count()).toBe(0);
+    fail = false;
+    const after = newId();
+    await insert(db, after);
+    expect(seen(after)).toBe(true);
   });
 });
 

@@ -9,6 +9,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { withStatementCache } from './sqlite-statements.ts';
 import { GroupCommitSqliteDialect } from './group-commit.ts';
+import { searchQueueFlusher } from './search-pending.ts';
 import { FALLBACK_CHECKPOINT_PAGES, startCheckpointer } from './checkpointer.ts';
 import { prepareReadingStatements } from './pg-statements.ts';
 import { attachReadPool, parseReadWorkers, ReadPool } from './read-pool.ts';
@@ -52,8 +53,11 @@ export async function connect(options: ConnectOptions): Promise<Database> {
   // it (checkpointer.ts); this connection does it itself only if the worker falls far behind.
   sqlite.pragma(`wal_autocheckpoint = ${file === ':memory:' ? 1000 : FALLBACK_CHECKPOINT_PAGES}`);
   const checkpointer = file === ':memory:' ? undefined : await startCheckpointer(file);
-  // Write transactions that come together share one commit, each acknowledged after it (group-commit.ts).
-  const db = new Kysely<any>({ dialect: new GroupCommitSqliteDialect(sqlite, withStatementCache(sqlite)) });
+  // Write transactions that come together share one commit, each acknowledged after it (group-commit.ts);
+  // the rows they queued for the search index are indexed just before it (search-pending.ts).
+  const db = new Kysely<any>({
+    dialect: new GroupCommitSqliteDialect(sqlite, withStatementCache(sqlite), { beforeCommit: searchQueueFlusher(sqlite) }),
+  });
   // A memory database is this connection's alone: no other connection can read it.
   const readWorkers = file === ':memory:' ? 0 : (options.readWorkers ?? parseReadWorkers(process.env.READ_WORKERS));
   const pool = readWorkers > 0 ? new ReadPool(file, readWorkers) : undefined;

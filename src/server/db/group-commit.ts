@@ -27,6 +27,12 @@ interface StatementSource {
 export interface GroupCommitOptions {
   /** The most write transactions one commit holds: past this the group commits at once. */
   maxGroup?: number;
+  /**
+   * Runs inside every transaction that writes, just before it commits, on the same connection: a group's
+   * and a lone write statement's alike (connect.ts: the search index's queue, search-pending.ts). If it
+   * throws, the transaction is rolled back and its writes fail.
+   */
+  beforeCommit?: () => void;
 }
 
 /** How many commits the driver made and how many write transactions they held (tests read it). */
@@ -34,6 +40,12 @@ export interface GroupCommitStats {
   commits: number;
   writes: number;
 }
+
+/**
+ * A statement that changes rows (what Kysely writes: insert, update, delete, or one of them after `with`).
+ * Others outside a write transaction (a pragma, schema changes) run as they are.
+ */
+const WRITE = /^\s*(insert|update|delete|replace|with)\b/i;
 
 /** Each write transaction runs as this savepoint inside the shared transaction. */
 const SAVEPOINT = 'group_write';
@@ -66,6 +78,7 @@ export class GroupCommitDriver implements Driver {
   readonly #sqlite: SQLite.Database;
   readonly #statements: StatementSource;
   readonly #maxGroup: number;
+  readonly #beforeCommit: (() => void) | undefined;
   /** The connection's queue: a promise per holder, each waiting for the one before. */
   #tail: Promise<void> = Promise.resolve();
   /** The shared transaction is open. */
@@ -78,6 +91,7 @@ export class GroupCommitDriver implements Driver {
     this.#sqlite = sqlite;
     this.#statements = statements;
     this.#maxGroup = options.maxGroup ?? 64;
+    this.#beforeCommit = options.beforeCommit;
   }
 
   async init() {}
@@ -107,8 +121,25 @@ export class GroupCommitDriver implements Driver {
     if (!inWrite && this.#open) this.#commit();
     const statement = this.#statements.prepare(query.sql);
     if (statement.reader) return { rows: statement.all(query.parameters) as R[] };
-    const { changes, lastInsertRowid } = statement.run(query.parameters);
+    const { changes, lastInsertRowid } = !inWrite && this.#beforeCommit && !this.#sqlite.inTransaction && WRITE.test(query.sql) ? this.#alone(statement, query.parameters) : statement.run(query.parameters);
     return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+  }
+
+  /**
+   * A write statement outside a write transaction, in a transaction of its own so that `beforeCommit`
+   * runs before it commits (SQLite would commit it as it ends).
+   */
+  #alone(statement: ReturnType<StatementSource['prepare']>, parameters: readonly unknown[]) {
+    this.#exec('begin');
+    try {
+      const result = statement.run(parameters);
+      this.#beforeCommit!();
+      this.#exec('commit');
+      return result;
+    } catch (error) {
+      if (this.#sqlite.inTransaction) this.#exec('rollback');
+      throw error;
+    }
   }
 
   /** The few transaction statements, each prepared once: every write runs two or three of them. */
@@ -174,6 +205,7 @@ export class GroupCommitDriver implements Driver {
   #commit() {
     const group = this.#takeWaiting();
     try {
+      this.#beforeCommit?.();
       this.#exec('commit');
     } catch (error) {
       if (this.#sqlite.inTransaction) this.#exec('rollback');

@@ -9,7 +9,8 @@
  * - SQLite: an FTS5 table per searchable resource, `<table>_search`, tokenized in trigrams and
  *   case-sensitive, holding `lower(field)` exactly as SQLite computes it, keyed by the row's rowid and
  *   kept in step by triggers (insert, update of a searched field, delete; moving a row to the recycle
- *   bin and back is a delete and an insert). A needle of three characters or more is a quoted FTS5
+ *   bin and back is a delete and an insert), whose written rows are indexed as their transaction
+ *   commits (search-pending.ts). A needle of three characters or more is a quoted FTS5
  *   phrase over those trigrams, which matches exactly the rows whose lowered text holds it: the count
  *   is read from the index, and a page too, unless its matches are common enough that walking the
  *   sort's index and testing each row reaches the page sooner (`pageSearchBy`). A shorter needle has
@@ -21,6 +22,7 @@ import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import { listOptions, type Registry, type ResourceDef } from '../../manifest/index.ts';
 import type { Database } from './connect.ts';
 import { isSqlite } from './count.ts';
+import { queueRow, SEARCH_PENDING, SEARCH_PENDING_DDL } from './search-pending.ts';
 
 const searchFields = new WeakMap<ResourceDef, readonly string[]>();
 
@@ -113,11 +115,14 @@ export function searchOnlyCount(db: Kysely<any>, r: ResourceDef, q: string) {
 /**
  * SQLite: creates, rebuilds or drops each resource's FTS5 table and its triggers so they match the
  * manifest's searchable fields. A table made now (a new database, a database from before this index,
- * a resource that gained or changed a searchable field) is filled from the rows already there.
+ * a resource that gained or changed a searchable field) is filled from the rows already there. The
+ * triggers queue written rows for the commit to index (search-pending.ts); a database whose triggers
+ * wrote the index row by row gets the queueing ones, its index kept as it is.
  */
 export async function migrateSearch(database: Database, registry: Registry): Promise<void> {
   if (database.engine !== 'sqlite') return;
   const { db } = database;
+  await sql.raw(SEARCH_PENDING_DDL).execute(db);
   for (const r of registry.resources) {
     const name = searchTableOf(r.name);
     const fields = searchFieldsOf(r);
@@ -127,25 +132,32 @@ export async function migrateSearch(database: Database, registry: Registry): Pro
     const wanted = fields.length
       ? `CREATE VIRTUAL TABLE ${fts} USING fts5(${fields.map(q).join(', ')}, content='', contentless_delete=1, tokenize='trigram case_sensitive 1')`
       : undefined;
+    const columns = fields.map(q).join(', ');
+    const remove = (row: string) => `DELETE FROM ${fts} WHERE rowid = ${row}.rowid;`;
+    const triggers = [
+      { name: q(`${name}_insert`), sql: `CREATE TRIGGER ${q(`${name}_insert`)} AFTER INSERT ON ${table} BEGIN ${queueRow(r.name, 'new')} END` },
+      { name: q(`${name}_update`), sql: `CREATE TRIGGER ${q(`${name}_update`)} AFTER UPDATE OF ${columns} ON ${table} BEGIN ${remove('old')} ${queueRow(r.name, 'new')} END` },
+      { name: q(`${name}_delete`), sql: `CREATE TRIGGER ${q(`${name}_delete`)} AFTER DELETE ON ${table} BEGIN ${remove('old')} END` },
+    ];
     const { rows } = await sql<{ sql: string }>`select sql from sqlite_master where type = 'table' and name = ${name}`.execute(db);
     const have = rows[0]?.sql;
-    const triggers = ['insert', 'update', 'delete'].map((event) => q(`${name}_${event}`));
-    if (have === wanted) continue;
+    const { rows: haveTriggers } = await sql<{ sql: string }>`select sql from sqlite_master where type = 'trigger' and tbl_name = ${r.name} and name like ${`${name}_%`}`.execute(db);
+    const triggersAsWanted = wanted !== undefined && triggers.every((t) => haveTriggers.some((h) => h.sql === t.sql));
+    if (have === wanted && (wanted === undefined ? haveTriggers.length === 0 : triggersAsWanted)) continue;
     await db.transaction().execute(async (trx) => {
-      for (const t of triggers) await sql.raw(`DROP TRIGGER IF EXISTS ${t}`).execute(trx);
+      for (const t of triggers) await sql.raw(`DROP TRIGGER IF EXISTS ${t.name}`).execute(trx);
+      if (!wanted) {
+        if (have !== undefined) await sql.raw(`DROP TABLE ${fts}`).execute(trx);
+        return;
+      }
+      for (const t of triggers) await sql.raw(t.sql).execute(trx);
+      // Only the triggers changed (their index was kept in step by the old ones): nothing to fill.
+      if (have === wanted) return;
       if (have !== undefined) await sql.raw(`DROP TABLE ${fts}`).execute(trx);
-      if (!wanted) return;
       await sql.raw(wanted).execute(trx);
-      const columns = fields.map(q).join(', ');
-      const lowered = (row: string) => fields.map((f) => `lower(${row}.${q(f)})`).join(', ');
-      // The index holds what the scan compares: SQLite's own `lower`, so both agree on every character.
-      const add = (row: string) => `INSERT INTO ${fts}(rowid, ${columns}) VALUES (${row}.rowid, ${lowered(row)});`;
-      const remove = (row: string) => `DELETE FROM ${fts} WHERE rowid = ${row}.rowid;`;
-      await sql.raw(`CREATE TRIGGER ${triggers[0]} AFTER INSERT ON ${table} BEGIN ${add('new')} END`).execute(trx);
-      await sql.raw(`CREATE TRIGGER ${triggers[1]} AFTER UPDATE OF ${columns} ON ${table} BEGIN ${remove('old')} ${add('new')} END`).execute(trx);
-      await sql.raw(`CREATE TRIGGER ${triggers[2]} AFTER DELETE ON ${table} BEGIN ${remove('old')} END`).execute(trx);
-      // Rows written before the index existed.
-      await sql.raw(`INSERT INTO ${fts}(rowid, ${columns}) SELECT rowid, ${lowered(table)} FROM ${table}`).execute(trx);
+      // Rows written before the index existed; the queue's rows of this table are among them.
+      await sql.raw(`INSERT INTO ${fts}(rowid, ${columns}) SELECT rowid, ${fields.map((f) => `lower(${q(f)})`).join(', ')} FROM ${table}`).execute(trx);
+      await sql`DELETE FROM ${sql.table(SEARCH_PENDING)} WHERE "tbl" = ${r.name}`.execute(trx);
     });
   }
 }
