@@ -6,6 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import type { ResourceDef } from '../../manifest/index.ts';
 import { AUDIT_LOG } from '../../../resources/system.ts';
 import { newId } from './id.ts';
+import { insertQuery } from './compiled-queries.ts';
 import type { Db, Row } from './repository.ts';
 import { columnName } from './tables.ts';
 
@@ -72,9 +73,8 @@ export async function audit(trx: Db, entry: AuditEntry): Promise<void> {
   const changes = entry.changes ?? changesOf(entry.resource, entry.before, entry.after);
   if (entry.action === 'update' && Object.keys(changes).length === 0) return;
   const now = new Date().toISOString();
-  await trx
-    .insertInto(AUDIT_LOG)
-    .values({
+  await trx.executeQuery(
+    insertQuery(trx, AUDIT_LOG, {
       id: newId(),
       at: now,
       user: entry.actor.email,
@@ -86,6 +86,6 @@ export async function audit(trx: Db, entry: AuditEntry): Promise<void> {
       changes: JSON.stringify(changes),
       createdAt: now,
       updatedAt: now,
-    })
-    .execute();
+    }),
+  );
 }

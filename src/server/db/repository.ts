@@ -12,7 +12,7 @@ import { pageSearchBy, searchCondition, searchFieldsOf, searchOnlyCount, type Se
 import { countRows, isSqlite, type Total } from './count.ts';
 import { recordJsonOf } from './json-records.ts';
 import { readRows } from './read-pool.ts';
-import { compiledListOf, compiledListStats } from './compiled-queries.ts';
+import { compiledListOf, compiledListStats, recordQuery } from './compiled-queries.ts';
 
 /** The column a page selected as JSON text answers in (`listJson`). */
 export const JSON_COLUMN = 'record';
@@ -238,7 +238,7 @@ function totalKey(matched: SelectQueryBuilder<any, any, any>): string {
 }
 
 export async function findBy(db: Db, r: ResourceDef, field: string, value: unknown): Promise<Row | undefined> {
-  return db.selectFrom(r.name).selectAll().where(field, '=', value).executeTakeFirst();
+  return (await db.executeQuery(recordQuery(db, r.name, field, value))).rows[0];
 }
 
 export async function countWhere(db: Db, table: string, field: string, value: unknown): Promise<number> {

@@ -12,6 +12,7 @@ import { hashPassword } from '../auth/password.ts';
 import { badRequest, conflict, HttpError, notFound, VALIDATION_FAILED } from '../errors.ts';
 import { audit, type Actor } from './audit.ts';
 import { newId } from './id.ts';
+import { insertQuery } from './compiled-queries.ts';
 import { duplicateConflict, violatedField } from './unique.ts';
 import { countWhere, findBy, toRecord, toStoredBoolean, type Db, type Row } from './repository.ts';
 import { columnName, VERSION } from './tables.ts';
@@ -179,7 +180,7 @@ export async function createRecord(
     for (const f of r.fields)
       if (f.createdWith !== undefined && (row[f.name] === null || row[f.name] === undefined))
         row[f.name] = f.kind === 'boolean' ? toStoredBoolean(f.createdWith) : f.createdWith;
-    await trx.insertInto(r.name).values(row).execute();
+    await trx.executeQuery(insertQuery(trx, r.name, row));
     await audit(trx, { actor: context.actor ?? nobody, resource: r, recordId: row.id as string, action: 'create', after: row });
     return toRecord(r, row)!;
   }), db.isTransaction ? 1 : undefined);
