@@ -20,6 +20,7 @@ import type { Database } from './db/connect.ts';
 import { HttpError, INTERNAL_ERROR } from './errors.ts';
 import { uniqueViolation } from './db/unique.ts';
 import { guardInput } from './input-guard.ts';
+import { AUDIT_LOG } from '../../resources/system.ts';
 import { ReadCache } from './db/read-cache.ts';
 import { NotificationHub } from '../features/notifications/server/hub.ts';
 // Web Push: its handlers register as the module loads; `registerPush` starts its sender per app.
@@ -100,7 +101,8 @@ export async function buildApp({ database, registry, clientDir, logger = false, 
 
   registerAuth(app, database.db, registry);
   // Other nodes may write to a shared PostgreSQL; SQLite's file belongs to this process alone.
-  const cache = new ReadCache({ ttlMs: database.engine === 'postgres' ? 1000 : Number.POSITIVE_INFINITY, maxBytes: readCacheBytes });
+  // Every write appends an audit entry in its transaction (db/audit.ts): the log's answers go stale with it.
+  const cache = new ReadCache({ ttlMs: database.engine === 'postgres' ? 1000 : Number.POSITIVE_INFINITY, maxBytes: readCacheBytes, writtenByEveryWrite: [AUDIT_LOG] });
   app.decorate('readCache', cache);
   // The other nodes (REDIS_URL), then the realtime socket, whose adapter rides the same Redis.
   await registerCluster(app, redisUrl, redisPrefix);

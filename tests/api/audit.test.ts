@@ -61,6 +61,21 @@ describe.each(engines)('audit log (%s)', (engine) => {
     expect(Date.parse(created.at)).toBeLessThanOrEqual(Date.parse(deleted.at));
   });
 
+  it('a page of the log read before a write shows its entry after it: rows, total and a search\'s total', async () => {
+    // Read first, as an admin keeping the log open: the server may keep these answers and totals.
+    const page = () => server.api('GET', '/audit-log', { cookie: admin, query: { range: [0, 4] } });
+    const searched = () => server.api('GET', '/audit-log', { cookie: admin, query: { filter: { q: 'admin@demo' }, range: [0, 4] } });
+    const total = (res: { headers: Headers }) => Number(res.headers.get('content-range')!.split('/')[1]);
+    const [before, searchedBefore] = [await page(), await searched()];
+    const made = await server.api('POST', '/categories', { cookie: admin, body: { name: unique('Seen in the log') } });
+    expect(made.status).toBe(201);
+    const [after, searchedAfter] = [await page(), await searched()];
+    expect(after.body[0]).toMatchObject({ action: 'create', recordId: made.body.id });
+    expect(total(after)).toBe(total(before) + 1);
+    expect(searchedAfter.body[0]).toMatchObject({ action: 'create', recordId: made.body.id });
+    expect(total(searchedAfter)).toBe(total(searchedBefore) + 1);
+  });
+
   it('records recycle and restore, reorder, and the home-section switch', async () => {
     const topName = unique('Top');
     const top = await server.api('POST', '/top-categories', {

@@ -24,6 +24,28 @@ describe('ReadCache', () => {
     expect(await read()).toBe(11);
   });
 
+  it('a write to any table makes stale what was read from the tables every write also writes (the audit log)', async () => {
+    const cache = new ReadCache({ maxBytes: 0, writtenByEveryWrite: ['log'] });
+    let n = 1;
+    const total = () => cache.total('log-total', ['log'], async () => n);
+    expect(await total()).toBe(1);
+    n = 2;
+    expect(await total()).toBe(1);
+    cache.invalidate('products');
+    expect(await total()).toBe(2);
+    n = 3;
+    // Told by another node (src/server/cluster) as well as written here.
+    cache.invalidateHere('categories');
+    expect(await total()).toBe(3);
+    // A read of other tables is kept across a write of the log alone.
+    let m = 1;
+    const other = () => cache.total('other', ['products'], async () => m);
+    expect(await other()).toBe(1);
+    m = 2;
+    cache.invalidate('log');
+    expect(await other()).toBe(1);
+  });
+
   it('does not keep an answer that a write overtook while it was read', async () => {
     const cache = new ReadCache();
     let n = 5;

@@ -41,6 +41,11 @@ export interface ReadCacheOptions {
   maxEntryBytes?: number;
   /** The clock (tests move it by hand). */
   now?: () => number;
+  /**
+   * Tables every write also writes, in the same transaction (the audit log: app.ts): a write to any other
+   * table makes their answers stale too.
+   */
+  writtenByEveryWrite?: readonly string[];
 }
 
 interface Entry {
@@ -152,12 +157,14 @@ export class ReadCache {
   private readonly generations = new Map<string, number>();
   private readonly ttlMs: number;
   private readonly now: () => number;
+  private readonly writtenByEveryWrite: readonly string[];
   private peers: ReadCachePeers | undefined;
   /** Tellings of this node's writes to the other nodes not yet settled (see `published`). */
   private readonly publishing = new Set<Promise<void>>();
 
-  constructor({ ttlMs = Number.POSITIVE_INFINITY, maxBytes = DEFAULT_READ_CACHE_BYTES, maxEntryBytes, now = Date.now }: ReadCacheOptions = {}) {
+  constructor({ ttlMs = Number.POSITIVE_INFINITY, maxBytes = DEFAULT_READ_CACHE_BYTES, maxEntryBytes, now = Date.now, writtenByEveryWrite = [] }: ReadCacheOptions = {}) {
     this.ttlMs = ttlMs;
+    this.writtenByEveryWrite = writtenByEveryWrite;
     const bound = Math.max(0, maxBytes);
     this.answers = new Kept(bound, Math.min(bound, maxEntryBytes ?? Math.floor(bound / 8)));
     this.now = now;
@@ -236,6 +243,11 @@ export class ReadCache {
 
   /** Another node wrote `table`: drops this node's answers read from it, telling nobody. */
   invalidateHere(table: string) {
+    this.bump(table);
+    for (const also of this.writtenByEveryWrite) if (also !== table) this.bump(also);
+  }
+
+  private bump(table: string) {
     this.generations.set(table, (this.generations.get(table) ?? 0) + 1);
   }
 
