@@ -25,22 +25,29 @@ import { searchTableOf } from './search.ts';
 /** The queue: one row per (searchable table, rowid) written in the open transaction. */
 export const SEARCH_PENDING = 'search_pending';
 
-const quote = (s: string) => `"${s.replace(/"/g, '""')}"`;
+/** An SQL identifier, quoted. */
+export const quote = (s: string) => `"${s.replace(/"/g, '""')}"`;
+/** An SQL string literal. */
+const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
+
+/**
+ * What the index holds of a row (`row`: the table or its alias, quoted): SQLite's own `lower` of each
+ * searched field, what the scan compares (search.ts), so both agree on every character.
+ */
+export const searchedValues = (fields: readonly string[], row: string) => fields.map((f) => `lower(${row}.${quote(f)})`).join(', ');
 
 export const SEARCH_PENDING_DDL = `CREATE TABLE IF NOT EXISTS ${quote(SEARCH_PENDING)} ("tbl" text not null, "row" integer not null, primary key ("tbl", "row")) WITHOUT ROWID`;
 
 /** The trigger statement that queues `row` (`new`) of `table`; a row queued twice stays one entry. */
 export const queueRow = (table: string, row: string) =>
-  `INSERT OR IGNORE INTO ${quote(SEARCH_PENDING)}("tbl", "row") VALUES ('${table.replace(/'/g, "''")}', ${row}.rowid);`;
+  `INSERT OR IGNORE INTO ${quote(SEARCH_PENDING)}("tbl", "row") VALUES (${literal(table)}, ${row}.rowid);`;
 
 /**
- * The statement that indexes every queued row of `table` in `fts` (its columns `fields`), holding what
- * the scan compares: SQLite's own `lower` of each field (search.ts).
+ * The statement that indexes every queued row of `table` in `fts` (its columns `fields`).
  */
 export function indexQueuedSql(table: string, fts: string, fields: readonly string[]) {
   const columns = fields.map(quote).join(', ');
-  const lowered = fields.map((f) => `lower(t.${quote(f)})`).join(', ');
-  return `INSERT INTO ${quote(fts)}(rowid, ${columns}) SELECT t.rowid, ${lowered} FROM ${quote(SEARCH_PENDING)} p JOIN ${quote(table)} t ON t.rowid = p."row" WHERE p."tbl" = '${table.replace(/'/g, "''")}'`;
+  return `INSERT INTO ${quote(fts)}(rowid, ${columns}) SELECT t.rowid, ${searchedValues(fields, 't')} FROM ${quote(SEARCH_PENDING)} p JOIN ${quote(table)} t ON t.rowid = p."row" WHERE p."tbl" = ${literal(table)}`;
 }
 
 /**

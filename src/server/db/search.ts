@@ -22,7 +22,7 @@ import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import { listOptions, type Registry, type ResourceDef } from '../../manifest/index.ts';
 import type { Database } from './connect.ts';
 import { isSqlite } from './count.ts';
-import { queueRow, SEARCH_PENDING, SEARCH_PENDING_DDL } from './search-pending.ts';
+import { queueRow, quote, SEARCH_PENDING, SEARCH_PENDING_DDL, searchedValues } from './search-pending.ts';
 
 const searchFields = new WeakMap<ResourceDef, readonly string[]>();
 
@@ -126,7 +126,7 @@ export async function migrateSearch(database: Database, registry: Registry): Pro
   for (const r of registry.resources) {
     const name = searchTableOf(r.name);
     const fields = searchFieldsOf(r);
-    const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
+    const q = quote;
     const table = q(r.name);
     const fts = q(name);
     const wanted = fields.length
@@ -156,7 +156,7 @@ export async function migrateSearch(database: Database, registry: Registry): Pro
       if (have !== undefined) await sql.raw(`DROP TABLE ${fts}`).execute(trx);
       await sql.raw(wanted).execute(trx);
       // Rows written before the index existed; the queue's rows of this table are among them.
-      await sql.raw(`INSERT INTO ${fts}(rowid, ${columns}) SELECT rowid, ${fields.map((f) => `lower(${q(f)})`).join(', ')} FROM ${table}`).execute(trx);
+      await sql.raw(`INSERT INTO ${fts}(rowid, ${columns}) SELECT rowid, ${searchedValues(fields, table)} FROM ${table}`).execute(trx);
       await sql`DELETE FROM ${sql.table(SEARCH_PENDING)} WHERE "tbl" = ${r.name}`.execute(trx);
     });
   }
