@@ -77,6 +77,9 @@ describe('ReadCache', () => {
     expect(weigh(42)).toBe(8);
     expect(weigh({ body: 'xy', headers: { etag: '"1"' } })).toBe(16 + 8 + 4 + 14 + 16 + 8 + 6);
     expect(weigh(['a', 'b'])).toBe(16 + 2 + 2);
+    // A list page's bytes (answer-body.ts): counted by their length, not as an object's keys.
+    expect(weigh(Buffer.from('["é"]'))).toBe(16 + 6);
+    expect(weigh({ body: Buffer.alloc(1000) })).toBe(16 + 8 + 16 + 1000);
   });
 
   it('stays under its byte bound however many answers it is given', async () => {

@@ -59,12 +59,14 @@ interface Entry {
 /**
  * The bytes a kept value holds: two a character for strings (V8 stores a string in one or two bytes a
  * character: counting two is an upper bound and costs nothing, where `Buffer.byteLength` would scan
- * it), 8 for other primitives, 16 plus keys and members for objects and arrays. Values are plain data
- * (the serialized answers and their headers), never cyclic.
+ * it), 8 for other primitives, 16 plus its length for a Buffer (a list page's bytes), 16 plus keys and
+ * members for objects and arrays. Values are plain data (the serialized answers and their headers),
+ * never cyclic.
  */
 export function weigh(value: unknown): number {
   if (typeof value === 'string') return 2 * value.length;
   if (value === null || typeof value !== 'object') return 8;
+  if (Buffer.isBuffer(value)) return 16 + value.length;
   let bytes = 16;
   if (Array.isArray(value)) for (const item of value) bytes += weigh(item);
   else for (const key in value) bytes += 2 * key.length + weigh((value as Record<string, unknown>)[key]);

@@ -26,6 +26,7 @@ import { ESTIMATED_HEADER } from '../db/count.ts';
 import type { ReadCache } from '../db/read-cache.ts';
 import { notFound } from '../errors.ts';
 import { etagOf } from './versions.ts';
+import { joinedBody } from './answer-body.ts';
 import { csvChunks, sendCsv, wantsCsv } from './export.ts';
 import { responseOptionsOf, serialize } from './response-schemas.ts';
 
@@ -34,7 +35,8 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** A read's answer as it is cached: the serialized body and the headers that go with it. */
 export interface Answer {
-  body: string;
+  /** The JSON text, or its bytes (a list's page: answer-body.ts). */
+  body: string | Buffer;
   headers?: Record<string, string>;
 }
 
@@ -220,13 +222,14 @@ function registerList(get: Get, url: string, db: Db, registry: Registry, r: Reso
       const page = Math.floor(parsed.start / limit) + 1;
       // The records written as JSON by the database itself (json-records.ts), unless the read embeds others.
       const written = read.embed ? undefined : await listJson(db, r, parsed, scope, kept, owned.narrow);
-      let body: string, count: number, total: number, estimated: boolean | undefined;
+      let body: string | Buffer, count: number, total: number, estimated: boolean | undefined;
       if (written) {
         ({ total, estimated } = written);
         count = written.records.length;
-        const data = `[${written.records.join(',')}]`;
         // The envelope as `serialize` writes it: the schema names exactly these four, in this order.
-        body = paging === 'page' ? `{"data":${data},"total":${total},"page":${page},"limit":${limit}}` : data;
+        body = paging === 'page'
+          ? joinedBody('{"data":[', written.records, `],"total":${total},"page":${page},"limit":${limit}}`)
+          : joinedBody('[', written.records, ']');
       } else {
         const listed = await list(db, r, parsed, scope, kept, owned.narrow);
         ({ total, estimated } = listed);

@@ -1,0 +1,30 @@
+/**
+ * A list page's answer as the bytes it is sent as, written once from the records' JSON texts (and kept
+ * so by the read cache).
+ *
+ * Why: a page handed to Fastify as a string was copied on the V8 heap three more times on its way out:
+ * joined from the records, flattened when its byte length was measured (a template's result is a rope),
+ * and again when Node put the response's head in front of a string body to write both at once. For a
+ * page of 25 products (19 KB) that is some 60 KB of young objects a request besides the records
+ * themselves; with 50 requests in flight many of them outlive two scavenges and are promoted, and the
+ * old generation was collected about once a second (PostgreSQL, 50 connections). A Buffer's length is
+ * known and Node writes it after the head as it is. One-record answers (under a kilobyte) stay strings:
+ * a Buffer costs them more than the copies it saves (measured: 3-9 % fewer get-ones a second).
+ */
+
+/**
+ * `before` + the records joined by commas + `after`, written straight into one Buffer: the records
+ * (JSON texts from the database) are never joined into another string first.
+ */
+export function joinedBody(before: string, records: readonly string[], after: string): Buffer {
+  let bytes = Buffer.byteLength(before) + Buffer.byteLength(after) + Math.max(0, records.length - 1);
+  for (let i = 0; i < records.length; i++) bytes += Buffer.byteLength(records[i]);
+  const out = Buffer.allocUnsafe(bytes);
+  let at = out.write(before, 0);
+  for (let i = 0; i < records.length; i++) {
+    if (i) out[at++] = 0x2c; // ','
+    at += out.write(records[i], at);
+  }
+  out.write(after, at);
+  return out;
+}
