@@ -11,6 +11,7 @@ import { labelOf, type FieldDef, type OwnerDef, type Registry, type ResourceDef 
 import { badRequest, notFound } from '../errors.ts';
 import type { Db, Row } from './repository.ts';
 import { recordQuery } from './compiled-queries.ts';
+import { takeFirst } from './taken-rows.ts';
 
 /** The accounts table: owners are its ids, and teams are read from it. */
 export const ACCOUNTS = 'users';
@@ -96,7 +97,7 @@ export function whereReachable<QB extends SelectQueryBuilder<any, any, any>>(
 /** One row by `field`, if it exists and is within reach. */
 export async function findReachable(db: Db, registry: Registry, r: ResourceDef, reach: Reach, field: string, value: unknown): Promise<Row | undefined> {
   // Every row reachable: the query is the same for every value, compiled once (compiled-queries.ts).
-  if (reach.kind === 'all') return (await db.executeQuery(recordQuery(db, r.name, field, value))).rows[0];
+  if (reach.kind === 'all') return takeFirst((await db.executeQuery(recordQuery(db, r.name, field, value))).rows);
   return whereReachable(registry, r, reach, db.selectFrom(r.name).selectAll(r.name).where(`${r.name}.${field}`, '=', value)).executeTakeFirst();
 }
 

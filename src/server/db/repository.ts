@@ -12,6 +12,7 @@ import { pageSearchBy, searchCondition, searchFieldsOf, searchOnlyCount, type Se
 import { countRows, isSqlite, type Total } from './count.ts';
 import { recordJsonOf } from './json-records.ts';
 import { readRows } from './read-pool.ts';
+import { takeFirst, takeRows } from './taken-rows.ts';
 import { compiledListOf, compiledListStats, recordQuery } from './compiled-queries.ts';
 
 /** The column a page selected as JSON text answers in (`listJson`). */
@@ -206,7 +207,7 @@ async function readPage(db: Db, r: ResourceDef, query: ListQuery, scope: Scope |
 
 export async function list(db: Db, r: ResourceDef, query: ListQuery, scope?: Scope, kept?: KeptTotal, narrow?: Narrow) {
   const { rows, ...n } = await readPage(db, r, query, scope, kept, narrow);
-  return { rows: rows.map((row) => toRecord(r, row)!), ...n };
+  return { rows: takeRows(rows, (row) => toRecord(r, row)!), ...n };
 }
 
 /**
@@ -219,7 +220,7 @@ export async function listJson(db: Db, r: ResourceDef, query: ListQuery, scope?:
   if (!asJson) return undefined;
   try {
     const { rows, ...n } = await readPage(db, r, query, scope, kept, narrow, asJson);
-    return { records: rows.map((row) => row[JSON_COLUMN] as string), ...n };
+    return { records: takeRows(rows, (row) => row[JSON_COLUMN] as string), ...n };
   } catch (error) {
     if (error instanceof Error && error.message.includes('JSON cannot hold BLOB values')) return undefined;
     throw error;
@@ -238,7 +239,7 @@ function totalKey(matched: SelectQueryBuilder<any, any, any>): string {
 }
 
 export async function findBy(db: Db, r: ResourceDef, field: string, value: unknown): Promise<Row | undefined> {
-  return (await db.executeQuery(recordQuery(db, r.name, field, value))).rows[0];
+  return takeFirst((await db.executeQuery(recordQuery(db, r.name, field, value))).rows);
 }
 
 export async function countWhere(db: Db, table: string, field: string, value: unknown): Promise<number> {
