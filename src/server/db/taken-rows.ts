@@ -7,7 +7,7 @@
  * to survive). Every row pushed into an old array is kept alive by it through every scavenge until the
  * next full collection, so every record of every page was promoted: 839 MB of 2,743 MB allocated in 8 s
  * on a 25-product page, the old generation collected seven times (4–12 ms pauses, and V8's helper
- * threads marking). An emptied array lets the rows die young: 8 MB promoted, no full collection.
+ * threads marking). An emptied array lets the rows die young: 4–8 MB promoted, no full collection.
  * Harmless where the driver's array is young (SQLite, better-sqlite3 and the read workers).
  */
 export function takeRows<R, T>(rows: R[], take: (row: R) => T): T[] {
