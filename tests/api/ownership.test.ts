@@ -109,7 +109,13 @@ describe.each(engines)('ownership matrix (%s)', (engine) => {
               for (const id of unreached) expect(text, `${read.call} exports ${id}`).not.toContain(id);
             }
             if (read.kind === 'one' && (read.by ?? 'id') === 'id' && params.length === 1) {
-              for (const id of reached) expect((await as('GET', fillPath(path, { [params[0]]: id }))).status, `${read.call} own`).toBe(200);
+              for (const id of reached) {
+                const own = await as('GET', fillPath(path, { [params[0]]: id }));
+                expect(own.status, `${read.call} own`).toBe(200);
+                // The record itself (read as the database writes it, within the user's reach), with its version.
+                expect(own.body.id, `${read.call} own`).toBe(id);
+                expect(own.headers.get('etag'), `${read.call} own`).toMatch(/^"\d+"$/);
+              }
               for (const id of unreached) expect((await as('GET', fillPath(path, { [params[0]]: id }))).status, `${read.call} another’s`).toBe(404);
             }
           }

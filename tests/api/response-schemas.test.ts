@@ -21,8 +21,9 @@ import { createSampler } from '../../src/domain/sample.ts';
 import { connect, dropSchema, type Database } from '../../src/server/db/connect.ts';
 import { newId } from '../../src/server/db/id.ts';
 import { migrate } from '../../src/server/db/migrate.ts';
-import { embed, JSON_COLUMN, list, listJson, listQueries, toRecord, type Row } from '../../src/server/db/repository.ts';
+import { embed, findBy, JSON_COLUMN, list, listJson, listQueries, toRecord, type Row } from '../../src/server/db/repository.ts';
 import { recordJsonOf } from '../../src/server/db/json-records.ts';
+import { findReachableJson, type Reach } from '../../src/server/db/ownership.ts';
 import type { ListQuery } from '../../src/server/db/list-query.ts';
 import { searchFieldsOf } from '../../src/server/db/search.ts';
 import { columnName, columnsOf } from '../../src/server/db/tables.ts';
@@ -30,6 +31,8 @@ import { responseOptionsOf, serialize } from '../../src/server/routes/response-s
 import { engines } from '../support/server.ts';
 
 const ROWS = 6;
+/** Every row within reach (an admin's). */
+const ALL: Reach = { kind: 'all', key: '' };
 /** Stored in every secret column: it must never be in an answer. */
 const SECRET = `secret-hash-${randomBytes(6).toString('hex')}`;
 /** A column no field declares any more (as a removed field leaves it). */
@@ -209,6 +212,29 @@ describe.each(engines)('answers serialised from the manifest’s schemas (%s)', 
     expect(checked).toBeGreaterThan(registry.resources.length * ROWS);
   });
 
+  it('one-record reads written as JSON by the database parse to the record the row path answers, with its version', async () => {
+    const { db } = database;
+    let checked = 0;
+    for (const r of registry.resources) {
+      // Each field a one-record read looks its record up by (the id, a slug), as the route does.
+      const fields = [...new Set(answering(r).flatMap(([, read]) => (read.kind === 'one' && !read.embed ? [read.by ?? 'id'] : [])))];
+      if (!fields.length) continue;
+      const rows = await db.selectFrom(r.name).selectAll().orderBy('id').execute();
+      for (const field of fields)
+        for (const row of rows) {
+          if (row[field] === null || row[field] === undefined) continue;
+          const written = await findReachableJson(db, registry, r, ALL, field, row[field]);
+          const expected = toRecord(r, await findBy(db, r, field, row[field]))!;
+          expect(JSON.parse(written!.record), `${r.name}.${field} = ${row[field]}`).toEqual(JSON.parse(JSON.stringify(expected)));
+          expect(Number(written!.version)).toBe(Number(row.version));
+          expect(written!.record).not.toContain(SECRET);
+          checked++;
+        }
+      expect(await findReachableJson(db, registry, r, ALL, 'id', `absent-${randomBytes(4).toString('hex')}`), r.name).toBeNull();
+    }
+    expect(checked).toBeGreaterThan(ROWS * 5);
+  });
+
   it('a page holding a BLOB (json_object cannot write one) is answered by the row path', async () => {
     if (engine === 'postgres') return;
     const { db } = database;
@@ -220,6 +246,8 @@ describe.each(engines)('answers serialised from the manifest’s schemas (%s)', 
     try {
       const query: ListQuery = { sort: { field: 'id', order: 'ASC' }, start: 0, end: 24, equals: {} };
       expect(await listJson(db, r, query)).toBeUndefined();
+      // A record read too: the route then answers it by the row path.
+      expect(await findReachableJson(db, registry, r, ALL, 'id', row.id)).toBeUndefined();
       expect((await list(db, r, query)).rows.length).toBeGreaterThan(0);
     } finally {
       await db.updateTable(r.name).set({ [text.name]: before[text.name] }).where('id', '=', row.id).execute();

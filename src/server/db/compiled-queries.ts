@@ -16,11 +16,13 @@
  * function: its queries are built every time, not kept. Bounded: at MAX_KEPT entries the whole memo
  * starts again, as the statement caches do (sqlite-statements.ts).
  */
-import { CompiledQuery, type RawBuilder } from 'kysely';
+import { CompiledQuery, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { ResourceDef } from '../../manifest/index.ts';
 import type { ListQuery } from './list-query.ts';
 import type { SearchBy } from './search.ts';
 import type { Db, Scope } from './repository.ts';
+import { JSON_COLUMN } from './json-records.ts';
+import { VERSION } from './tables.ts';
 
 /** The most lists kept per database (a few KiB each: SQL text and values). */
 export const MAX_KEPT = 500;
@@ -83,10 +85,15 @@ const byField = new WeakMap<object, Map<string, CompiledQuery<Record<string, unk
  * time on the main thread (within the noise of whole requests: 4,668 against 4,534 req/s, alternating).
  * Should Kysely ever compile it with other values besides, it is built every time.
  */
-export function recordQuery(db: Db, table: string, field: string, value: unknown): CompiledQuery<Record<string, unknown>> {
-  const build = (v: unknown) => db.selectFrom(table).selectAll(table).where(`${table}.${field}`, '=', v).compile();
+export function recordQuery(db: Db, table: string, field: string, value: unknown, asJson?: RawBuilder<string>): CompiledQuery<Record<string, unknown>> {
+  // With `asJson`: the record as JSON text written by the database, and its version (recordJson).
+  const build = (v: unknown) => {
+    const from = db.selectFrom(table);
+    const picked: SelectQueryBuilder<any, any, any> = asJson ? from.select([asJson.as(JSON_COLUMN), `${table}.${VERSION}`]) : from.selectAll(table);
+    return picked.where(`${table}.${field}`, '=', v).compile();
+  };
   const memo = memoOf(byField, db);
-  const key = `${table}\u0000${field}`;
+  const key = `${table}\u0000${field}${asJson ? '\u0000json' : ''}`;
   let compiled = memo.get(key);
   if (compiled === undefined) {
     const made = build(SLOT);

@@ -24,11 +24,17 @@ import { isSqlite } from './count.ts';
 import type { Db } from './repository.ts';
 import { columnName } from './tables.ts';
 
+/** The column a query selecting records as JSON text answers them in (`listJson`, `findReachableJson`). */
+export const JSON_COLUMN = 'record';
+
 /**
  * The most arguments SQLite's `json_object` is given (two a column): its limit on a function's arguments
  * is 127 unless it was built with more. A wider table goes by the row path.
  */
 const MAX_SQLITE_ARGUMENTS = 126;
+
+/** SQLite's refusal to write a BLOB into JSON: the caller answers by the row path instead. */
+export const isBlobRefusal = (error: unknown) => error instanceof Error && error.message.includes('JSON cannot hold BLOB values');
 
 /** What each database's tables' records are written as, per table: found once (migrations run before the app). */
 const made = new WeakMap<Db, Map<string, Promise<RawBuilder<string> | undefined>>>();

@@ -11,6 +11,8 @@ import { labelOf, type FieldDef, type OwnerDef, type Registry, type ResourceDef 
 import { badRequest, notFound } from '../errors.ts';
 import type { Db, Row } from './repository.ts';
 import { recordQuery } from './compiled-queries.ts';
+import { isBlobRefusal, JSON_COLUMN, recordJsonOf } from './json-records.ts';
+import { VERSION } from './tables.ts';
 import { takeFirst } from './taken-rows.ts';
 
 /** The accounts table: owners are its ids, and teams are read from it. */
@@ -99,6 +101,34 @@ export async function findReachable(db: Db, registry: Registry, r: ResourceDef, 
   // Every row reachable: the query is the same for every value, compiled once (compiled-queries.ts).
   if (reach.kind === 'all') return takeFirst((await db.executeQuery(recordQuery(db, r.name, field, value))).rows);
   return whereReachable(registry, r, reach, db.selectFrom(r.name).selectAll(r.name).where(`${r.name}.${field}`, '=', value)).executeTakeFirst();
+}
+
+/** A record as the database writes it (json-records.ts) and its version, the ETag. */
+export interface WrittenRecord {
+  record: string;
+  version: unknown;
+}
+
+/**
+ * `findReachable`, the record as its JSON text written by the database (json-records.ts) with its
+ * version: null when there is none within reach, undefined where only `findReachable` answers (a
+ * table too wide, a SQLite row holding a BLOB). The row is never made into an object (`toRecord`
+ * copies it and walks its fields) nor that object into text again.
+ */
+export async function findReachableJson(db: Db, registry: Registry, r: ResourceDef, reach: Reach, field: string, value: unknown): Promise<WrittenRecord | null | undefined> {
+  const asJson = await recordJsonOf(db, r);
+  if (!asJson) return undefined;
+  const query =
+    reach.kind === 'all'
+      ? recordQuery(db, r.name, field, value, asJson)
+      : whereReachable(registry, r, reach, db.selectFrom(r.name).select([asJson.as(JSON_COLUMN), `${r.name}.${VERSION}`]).where(`${r.name}.${field}`, '=', value)).compile();
+  try {
+    const row = takeFirst((await db.executeQuery(query)).rows) as Row | undefined;
+    return row ? { record: row[JSON_COLUMN] as string, version: row[VERSION] } : null;
+  } catch (error) {
+    if (isBlobRefusal(error)) return undefined;
+    throw error;
+  }
 }
 
 /**

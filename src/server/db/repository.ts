@@ -10,13 +10,12 @@ import type { ReadCache } from './read-cache.ts';
 import { columnName, sortKeyOf } from './tables.ts';
 import { pageSearchBy, searchCondition, searchFieldsOf, searchOnlyCount, type SearchBy } from './search.ts';
 import { countRows, isSqlite, type Total } from './count.ts';
-import { recordJsonOf } from './json-records.ts';
+import { isBlobRefusal, JSON_COLUMN, recordJsonOf } from './json-records.ts';
 import { readRows } from './read-pool.ts';
 import { takeFirst, takeRows } from './taken-rows.ts';
 import { compiledListOf, compiledListStats, recordQuery } from './compiled-queries.ts';
 
-/** The column a page selected as JSON text answers in (`listJson`). */
-export const JSON_COLUMN = 'record';
+export { JSON_COLUMN } from './json-records.ts';
 
 export type Row = Record<string, unknown>;
 export type Db = Kysely<any>;
@@ -222,7 +221,7 @@ export async function listJson(db: Db, r: ResourceDef, query: ListQuery, scope?:
     const { rows, ...n } = await readPage(db, r, query, scope, kept, narrow, asJson);
     return { records: takeRows(rows, (row) => row[JSON_COLUMN] as string), ...n };
   } catch (error) {
-    if (error instanceof Error && error.message.includes('JSON cannot hold BLOB values')) return undefined;
+    if (isBlobRefusal(error)) return undefined;
     throw error;
   }
 }

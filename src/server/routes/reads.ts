@@ -20,7 +20,7 @@ import {
 } from '../../manifest/index.ts';
 import { guard } from '../auth/guard.ts';
 import { embed, embeddedTables, findBy, list, listJson, listQueries, toRecord, type Db, type Narrow, type Row, type Scope } from '../db/repository.ts';
-import { accountsWhere, findReachable, reachOf, reachTables, whereReachable, type Reach } from '../db/ownership.ts';
+import { accountsWhere, findReachable, findReachableJson, reachOf, reachTables, whereReachable, type Reach } from '../db/ownership.ts';
 import { parseListQuery, storedValue, type ListQuery } from '../db/list-query.ts';
 import { ESTIMATED_HEADER } from '../db/count.ts';
 import type { ReadCache } from '../db/read-cache.ts';
@@ -122,6 +122,10 @@ function registerOne(get: Get, url: string, db: Db, registry: Registry, r: Resou
     // Another owner's record is answered as one that does not exist.
     const owned = ownershipOf(registry, r, request, ALL_ROWS);
     const answer = await cache.get(`one ${url} ${typeof value} ${value} ${owned.reach.key}`, withOwned(tables, owned), async (): Promise<Answer> => {
+      // Nothing embedded: the record as the database writes it (findReachableJson).
+      const written = read.embed ? undefined : await findReachableJson(db, registry, r, owned.reach, by, value);
+      if (written === null) throw notFound(`${r.label} not found.`);
+      if (written) return { body: written.record, headers: { ETag: etagOf(written.version) } };
       const row = toRecord(r, await findReachable(db, registry, r, owned.reach, by, value));
       if (!row) throw notFound(`${r.label} not found.`);
       const body = serialize(reply, read.embed ? (await embed(db, registry, r, [row], read.embed))[0] : row);
