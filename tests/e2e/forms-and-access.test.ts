@@ -116,6 +116,38 @@ describe.skipIf(!hasChromium)('forms and access in the browser', () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('root_name');
   });
 
+  it('in a browser that is never idle, the form code and the warm-up still come soon after sign-in, and the first dialog opens without waiting for its code', async () => {
+    const page = await (await browser.newContext()).newPage();
+    page.setDefaultTimeout(15_000);
+    await page.addInitScript(() => {
+      // A page that never has an idle moment (a busy list, a loaded machine): an idle callback runs only at its deadline.
+      window.requestIdleCallback = (task, options) =>
+        window.setTimeout(() => task({ didTimeout: true, timeRemaining: () => 0 }), options?.timeout ?? 2 ** 31 - 1) as unknown as number;
+      window.cancelIdleCallback = (id) => window.clearTimeout(id);
+      const seen = { warmedUp: false, loadingShown: false };
+      (window as unknown as { seen: typeof seen }).seen = seen;
+      new MutationObserver((records) => {
+        for (const r of records)
+          for (const n of r.addedNodes) {
+            if (!(n instanceof Element)) continue;
+            if (n.matches('[data-testid="form-warm-up"]')) seen.warmedUp = true;
+            if (n.matches('[aria-label="Loading form"]') || n.querySelector('[aria-label="Loading form"]')) seen.loadingShown = true;
+          }
+      }).observe(document, { childList: true, subtree: true });
+    });
+    const formCode = page.waitForRequest(/\/FormDialog-[^/]*\.js$/, { timeout: 30_000 });
+    await signIn(page, server.url);
+    const signedIn = Date.now();
+    await formCode;
+    // Asked for at the idle deadline (DialogHost), not after seconds of waiting for an idle moment that never comes.
+    expect(Date.now() - signedIn).toBeLessThan(3_000);
+    await expect.poll(() => page.evaluate(() => (window as unknown as { seen: { warmedUp: boolean } }).seen.warmedUp), { timeout: 5_000 }).toBe(true);
+    await openList(page, 'Countries', 'Name');
+    await page.getByRole('button', { name: /create/i }).first().click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('root_name');
+    expect(await page.evaluate(() => (window as unknown as { seen: { loadingShown: boolean } }).seen.loadingShown)).toBe(false);
+  });
+
   it('Currencies: "Make default" is not offered on an inactive currency', async () => {
     const page = await pageAs();
     await openList(page, 'Currencies');
