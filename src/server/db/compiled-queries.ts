@@ -86,7 +86,7 @@ const byField = new WeakMap<object, Map<string, CompiledQuery<Record<string, unk
  * Should Kysely ever compile it with other values besides, it is built every time.
  */
 export function recordQuery(db: Db, table: string, field: string, value: unknown, asJson?: RawBuilder<string>): CompiledQuery<Record<string, unknown>> {
-  // With `asJson`: the record as JSON text written by the database, and its version (recordJson).
+  // With `asJson`: the record as JSON text written by the database, and its version (findReachableJson).
   const build = (v: unknown) => {
     const from = db.selectFrom(table);
     const picked: SelectQueryBuilder<any, any, any> = asJson ? from.select([asJson.as(JSON_COLUMN), `${table}.${VERSION}`]) : from.selectAll(table);
