@@ -42,8 +42,8 @@ const FormDialogBody = lazy(loadFormDialog);
 /**
  * The longest the form code and the warm-up wait for the browser to be idle before they run anyway.
  * A busy page (a list loading, a slow machine) may give no idle moment for seconds: with 5 s here the
- * bench's first dialog, opened ~0.5 s after the list's last request, waited 435–545 ms for the code in
- * 3 runs of 4 on a loaded machine; with 1 s, 55–82 ms in all 4.
+ * bench's first dialog, opened ~0.5 s after the list's last request, waited for the code on a loaded
+ * machine (544.6 ms in one bench, 435–448 ms in 2 runs of 4 alone); with 1 s, 55–82 ms in 4 of 4.
  */
 const IDLE_DEADLINE_MS = 1000;
 

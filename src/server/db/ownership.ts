@@ -10,7 +10,7 @@ import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import { labelOf, type FieldDef, type OwnerDef, type Registry, type ResourceDef } from '../../manifest/index.ts';
 import { badRequest, notFound } from '../errors.ts';
 import type { Db, Row } from './repository.ts';
-import { recordQuery } from './compiled-queries.ts';
+import { recordQuery, recordSelect } from './compiled-queries.ts';
 import { isBlobRefusal, JSON_COLUMN, recordJsonOf } from './json-records.ts';
 import { VERSION } from './tables.ts';
 import { takeFirst } from './taken-rows.ts';
@@ -121,7 +121,7 @@ export async function findReachableJson(db: Db, registry: Registry, r: ResourceD
   const query =
     reach.kind === 'all'
       ? recordQuery(db, r.name, field, value, asJson)
-      : whereReachable(registry, r, reach, db.selectFrom(r.name).select([asJson.as(JSON_COLUMN), `${r.name}.${VERSION}`]).where(`${r.name}.${field}`, '=', value)).compile();
+      : whereReachable(registry, r, reach, recordSelect(db, r.name, asJson).where(`${r.name}.${field}`, '=', value)).compile();
   try {
     const row = takeFirst((await db.executeQuery(query)).rows) as Row | undefined;
     return row ? { record: row[JSON_COLUMN] as string, version: row[VERSION] } : null;

@@ -15,8 +15,6 @@ import { readRows } from './read-pool.ts';
 import { takeFirst, takeRows } from './taken-rows.ts';
 import { compiledListOf, compiledListStats, recordQuery } from './compiled-queries.ts';
 
-export { JSON_COLUMN } from './json-records.ts';
-
 export type Row = Record<string, unknown>;
 export type Db = Kysely<any>;
 /** Exact matches a read adds to the list's own filters (a parent, a status). */
