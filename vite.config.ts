@@ -5,6 +5,8 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
 const apiPort = Number(process.env.API_PORT ?? 3001);
+/** The accessibility sweep: a project of its own (below). */
+const A11Y = 'tests/e2e/a11y.test.ts';
 
 /** RJSF's Markdown renderer swapped for plain text in the build: see src/client/dialogs/plain-markdown.tsx. */
 const plainMarkdown: Plugin = {
@@ -58,17 +60,33 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
+          exclude: [A11Y],
           environment: 'node',
           globalSetup: ['tests/e2e/support/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 240_000,
-          // One browser file at a time: two Chromiums on CI's 2 cores slowed each other until waits timed
-          // out (measured: 4 failures in 2,253 tests, and no faster), after the other projects (group 1).
-          fileParallelism: false,
+          // After the other projects (group 1), two browser files at a time. One Chromium left a core
+          // idle: 29 % of the CPU over these files alone, 40–60 % once the accessibility sweep was done.
+          // (Two at once while the other projects also ran timed out: 4 failures in 2,253 tests.)
           sequence: { groupOrder: 1 },
           // Every browser file imports the whole server (Fastify, Kysely, the registry) and starts its own
           // from it: in one worker they import it once (this project alone, 2 cores: 473 → 425 s).
           isolate: false,
+        },
+      },
+      {
+        extends: true,
+        // The accessibility sweep alone, last: it keeps three pages of its own busy and both cores with
+        // them (2 % idle), so a second browser file beside it would only slow both.
+        test: {
+          name: 'a11y',
+          include: [A11Y],
+          environment: 'node',
+          globalSetup: ['tests/e2e/support/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 240_000,
+          fileParallelism: false,
+          sequence: { groupOrder: 2 },
         },
       },
     ],
