@@ -7,6 +7,13 @@ import react from '@vitejs/plugin-react';
 const apiPort = Number(process.env.API_PORT ?? 3001);
 /** The accessibility sweep: a project of its own (below). */
 const A11Y = 'tests/e2e/a11y.test.ts';
+/** What both browser projects (`e2e`, `a11y`) share: the built client, and a loaded machine's timeouts. */
+const BROWSER_FILES = {
+  environment: 'node',
+  globalSetup: ['tests/e2e/support/global-setup.ts'],
+  testTimeout: 120_000,
+  hookTimeout: 240_000,
+};
 
 /** RJSF's Markdown renderer swapped for plain text in the build: see src/client/dialogs/plain-markdown.tsx. */
 const plainMarkdown: Plugin = {
@@ -61,10 +68,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           exclude: [A11Y],
-          environment: 'node',
-          globalSetup: ['tests/e2e/support/global-setup.ts'],
-          testTimeout: 120_000,
-          hookTimeout: 240_000,
+          ...BROWSER_FILES,
           // After the other projects (group 1), two browser files at a time. One Chromium left a core
           // idle: 29 % of the CPU over these files alone, 40–60 % once the accessibility sweep was done.
           // (Two at once while the other projects also ran timed out: 4 failures in 2,253 tests.)
@@ -81,10 +85,7 @@ export default defineConfig({
         test: {
           name: 'a11y',
           include: [A11Y],
-          environment: 'node',
-          globalSetup: ['tests/e2e/support/global-setup.ts'],
-          testTimeout: 120_000,
-          hookTimeout: 240_000,
+          ...BROWSER_FILES,
           fileParallelism: false,
           sequence: { groupOrder: 2 },
         },
