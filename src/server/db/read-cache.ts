@@ -218,12 +218,20 @@ export class ReadCache {
     return this.lookup(this.totals, key, tables, compute);
   }
 
+  /**
+   * Whether an entry may be used at `now`: made here, not as a named arrow in `lookup`, which runs on every
+   * list read (README, Performance: under tsx each named closure costs a naming call, about 0.3 µs).
+   */
+  private validAt(now: number): (entry: Entry) => boolean {
+    return (entry) => this.valid(entry, now);
+  }
+
   private async lookup<T>(kept: Kept, key: string, tables: readonly string[], compute: () => Promise<T>): Promise<T> {
     // Deaf to the other nodes' writes (Redis away): any kept value may be stale, so none is used.
     if (this.peers && !this.peers.listening()) return compute();
     if (!kept.maxBytes) return compute();
     const now = this.now();
-    const valid = (entry: Entry) => this.valid(entry, now);
+    const valid = this.validAt(now);
     kept.sweep(valid);
     const hit = kept.use(key, valid);
     if (hit) return hit.value as T;
