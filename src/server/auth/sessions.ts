@@ -19,8 +19,9 @@ const hash = (token: string) => createHash('sha256').update(token).digest('base6
  */
 const digests = new Map<string, string>();
 const DIGESTS_MAX = 10_000;
-/** 32 random bytes in base64url. */
-const TOKEN_LENGTH = 43;
+/** How much randomness a session token holds, and so its length in base64url (43 characters). */
+const TOKEN_BYTES = 32;
+const TOKEN_LENGTH = Math.ceil((TOKEN_BYTES * 4) / 3);
 
 function digest(token: string): string {
   if (token.length !== TOKEN_LENGTH) return hash(token);
@@ -73,7 +74,7 @@ async function tellEnded(ended: EndedSessions) {
 }
 
 export async function createSession(db: Db, userId: string): Promise<{ token: string; expires: Date }> {
-  const token = randomBytes(32).toString('base64url'); // TOKEN_LENGTH characters
+  const token = randomBytes(TOKEN_BYTES).toString('base64url');
   const expires = new Date(Date.now() + SESSION_DAYS * 86_400_000);
   await db
     .insertInto('sessions')
