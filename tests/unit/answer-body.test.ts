@@ -2,16 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { joinedBody } from '../../src/server/routes/answer-body.ts';
 
 describe('joinedBody', () => {
-  const cases: [string, string[], string][] = [
-    ['[', [], ']'],
-    ['[', ['{"a":1}'], ']'],
-    ['[', ['{"n":"Café"}', '{"n":"東京"}', '{"n":"👜"}', '{"n":"\\"q\\""}'], ']'],
-    ['{"data":[', ['{"x":"ü"}', '{"x":2}'], '],"total":2,"page":1,"limit":2}'],
-    ['{"data":[', [], '],"total":0,"page":3,"limit":2}'],
+  // The middle is a page's records as the database joined them (json-records.ts `joinedPage`).
+  const cases: [string, string, string][] = [
+    ['[', '', ']'],
+    ['[', '{"a":1}', ']'],
+    ['[', '{"n":"Café"},{"n":"東京"},{"n":"👜"},{"n":"\\"q\\""}', ']'],
+    ['{"data":[', '{"x":"ü"},{"x":2}', '],"total":2,"page":1,"limit":2}'],
+    ['{"data":[', '', '],"total":0,"page":3,"limit":2}'],
   ];
-  it.each(cases)('writes %s + records joined by commas + the rest, byte for byte (%j)', (before, records, after) => {
-    const body = joinedBody(before, records, after);
-    const expected = Buffer.from(before + records.join(',') + after, 'utf8');
+  it.each(cases)('writes %s + the records + the rest, byte for byte (%j)', (before, middle, after) => {
+    const body = joinedBody(before, middle, after);
+    const expected = Buffer.from(before + middle + after, 'utf8');
     expect(body.equals(expected)).toBe(true);
     expect(body.length).toBe(expected.length);
     expect(() => JSON.parse(body.toString('utf8'))).not.toThrow();

@@ -10,7 +10,7 @@ import type { ReadCache } from './read-cache.ts';
 import { columnName, sortKeyOf } from './tables.ts';
 import { pageSearchBy, searchCondition, searchFieldsOf, searchOnlyCount, type SearchBy } from './search.ts';
 import { countRows, isSqlite, type Total } from './count.ts';
-import { isBlobRefusal, JSON_COLUMN, recordJsonOf } from './json-records.ts';
+import { isBlobRefusal, joinedPage, JSON_COLUMN, recordJsonOf, type JoinedRow } from './json-records.ts';
 import { readRows } from './read-pool.ts';
 import { takeFirst, takeRows } from './taken-rows.ts';
 import { compiledListOf, compiledListStats, recordQuery, type CompiledList } from './compiled-queries.ts';
@@ -204,12 +204,17 @@ class PageRead {
     return (this.#built[by] ??= listQueries(this.db, this.r, this.query, this.scope, this.narrow, by, this.asJson));
   }
 
+  /** The page's query; written as JSON, its records joined into one row (`joinedPage`). */
   page(by: SearchBy) {
     const memo = this.#memo;
-    if (!memo) return this.queries(by).page;
-    let compiled = memo.pages[by];
+    if (!memo && !this.asJson) return this.queries(by).page;
+    let compiled = memo?.pages[by];
     if (compiled) compiledListStats.hits++;
-    else memo.pages[by] = compiled = this.queries(by).page.compile();
+    else {
+      compiled = this.queries(by).page.compile();
+      if (this.asJson) compiled = joinedPage(this.db, compiled);
+      if (memo) memo.pages[by] = compiled;
+    }
     return new Runnable<Row>(this.db, compiled);
   }
 
@@ -253,16 +258,19 @@ export async function list(db: Db, r: ResourceDef, query: ListQuery, scope?: Sco
 }
 
 /**
- * `list` with each record as its JSON text, written by the database (json-records.ts): the same
- * records in the same order, never made into objects. Undefined where only `list` answers: a table too
- * wide, or (SQLite) a page holding a BLOB, which `json_object` refuses; `list` answers it as it always has.
+ * `list` with its records as JSON text written and joined by commas by the database (json-records.ts):
+ * the same records in the same order, never made into objects. Undefined where only `list` answers: a
+ * table too wide, or (SQLite) a page holding a BLOB, which `json_object` refuses; `list` answers it as it
+ * always has.
  */
-export async function listJson(db: Db, r: ResourceDef, query: ListQuery, scope?: Scope, kept?: KeptTotal, narrow?: Narrow): Promise<({ records: string[] } & Total) | undefined> {
+export async function listJson(db: Db, r: ResourceDef, query: ListQuery, scope?: Scope, kept?: KeptTotal, narrow?: Narrow): Promise<({ count: number; joined: string } & Total) | undefined> {
   const asJson = await recordJsonOf(db, r);
   if (!asJson) return undefined;
   try {
     const { rows, ...n } = await readPage(db, r, query, scope, kept, narrow, asJson);
-    return { records: takeRows(rows, (row) => row[JSON_COLUMN] as string), ...n };
+    // One row (`joinedPage`), or none where a search's count said the page was past the end.
+    const page = takeFirst(rows) as JoinedRow | undefined;
+    return { count: Number(page?.n ?? 0), joined: page?.page ?? '', ...n };
   } catch (error) {
     if (isBlobRefusal(error)) return undefined;
     throw error;

@@ -1,6 +1,6 @@
 /**
- * A list page's answer as the bytes it is sent as, written once from the records' JSON texts (and kept
- * so by the read cache).
+ * A list page's answer as the bytes it is sent as, written once from the records' JSON texts, which the
+ * database joined (json-records.ts `joinedPage`), and kept so by the read cache.
  *
  * Why: a page handed to Fastify as a string was copied on the V8 heap three more times on its way out:
  * joined from the records, flattened when its byte length was measured (a template's result is a rope),
@@ -12,19 +12,13 @@
  * get-ones a second).
  */
 
-/**
- * `before` + the records joined by commas + `after`, written straight into one Buffer: the records
- * (JSON texts from the database) are never joined into another string first.
- */
-export function joinedBody(before: string, records: readonly string[], after: string): Buffer {
-  let bytes = Buffer.byteLength(before) + Buffer.byteLength(after) + Math.max(0, records.length - 1);
-  for (let i = 0; i < records.length; i++) bytes += Buffer.byteLength(records[i]);
-  const out = Buffer.allocUnsafe(bytes);
-  let at = out.write(before, 0);
-  for (let i = 0; i < records.length; i++) {
-    if (i) out[at++] = 0x2c; // ','
-    at += out.write(records[i], at);
-  }
-  out.write(after, at);
+/** `before` + `middle` + `after`, written straight into one Buffer (no string joined first). */
+export function joinedBody(before: string, middle: string, after: string): Buffer {
+  const head = Buffer.byteLength(before);
+  const length = Buffer.byteLength(middle);
+  const out = Buffer.allocUnsafe(head + length + Buffer.byteLength(after));
+  out.write(before, 0);
+  out.write(middle, head);
+  out.write(after, head + length);
   return out;
 }

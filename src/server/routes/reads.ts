@@ -229,11 +229,11 @@ function registerList(get: Get, url: string, db: Db, registry: Registry, r: Reso
       let body: string | Buffer, count: number, total: number, estimated: boolean | undefined;
       if (written) {
         ({ total, estimated } = written);
-        count = written.records.length;
+        count = written.count;
         // The envelope as `serialize` writes it: the schema names exactly these four, in this order.
         body = paging === 'page'
-          ? joinedBody('{"data":[', written.records, `],"total":${total},"page":${page},"limit":${limit}}`)
-          : joinedBody('[', written.records, ']');
+          ? joinedBody('{"data":[', written.joined, `],"total":${total},"page":${page},"limit":${limit}}`)
+          : joinedBody('[', written.joined, ']');
       } else {
         const listed = await list(db, r, parsed, scope, kept, owned.narrow);
         ({ total, estimated } = listed);
