@@ -2,7 +2,8 @@
  * Group commit (src/server/db/group-commit.ts) on a real SQLite file, watched from a second connection
  * as another process would see it: write transactions that come together share a commit, none returns
  * before its commit, a failed write leaves the others, a failed commit keeps none of its group, and a
- * read never sees a write not yet committed.
+ * read never sees a write not yet committed. Reads of one turn share a read transaction, which never
+ * holds back a write.
  */
 import SQLite from 'better-sqlite3';
 import { Kysely, sql } from 'kysely';
@@ -110,6 +111,55 @@ describe('group commit (SQLite)', () => {
     expect(c).toBe(count());
     await Promise.all(writes);
     expect(count()).toBe(5);
+  });
+
+  it('reads of one turn share one read transaction, ended when the turn ends', async () => {
+    const { db, sqlite, stats } = open();
+    await insert(db, newId());
+    await new Promise((resolve) => setImmediate(resolve));
+    const before = stats.readTransactions;
+    const pages = await Promise.all(Array.from({ length: 20 }, () => db.selectFrom('t').selectAll().execute()));
+    expect(pages.every((rows) => rows.length === 1)).toBe(true);
+    expect(stats.readTransactions).toBe(before + 1);
+    expect(sqlite.inTransaction).toBe(true);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sqlite.inTransaction).toBe(false);
+    await db.selectFrom('t').selectAll().execute();
+    expect(stats.readTransactions).toBe(before + 2);
+  });
+
+  it('a write coming while reads share a transaction ends it first: committed when it returns, read back at once', async () => {
+    const { db, seen, stats } = open();
+    const reads = db.selectFrom('t').selectAll().execute();
+    // In the same turn as the read: a write transaction, then a lone write statement, then one that
+    // returns rows (a reader to better-sqlite3), each committed (another connection sees it) when it returns.
+    const [a, b, c] = [newId(), newId(), newId()];
+    const written = db.transaction().execute((trx) => trx.insertInto('t').values({ id: a, n: 1 }).execute());
+    await reads;
+    await written;
+    expect(seen(a)).toBe(true);
+    const readsAgain = db.selectFrom('t').selectAll().execute();
+    await db.insertInto('t').values({ id: b, n: 1 }).execute();
+    expect(seen(b)).toBe(true);
+    const opened = stats.readTransactions;
+    expect((await db.selectFrom('t').selectAll().execute()).length).toBe(2);
+    expect(stats.readTransactions).toBe(opened + 1);
+    const returned = await sql<{ id: string }>`insert into t (id, n) values (${c}, 1) returning id`.execute(db);
+    expect(returned.rows).toEqual([{ id: c }]);
+    expect(seen(c)).toBe(true);
+    expect((await readsAgain).length).toBeGreaterThanOrEqual(1);
+    expect((await db.selectFrom('t').selectAll().execute()).length).toBe(3);
+  });
+
+  it("another connection's commit is read from the next turn on", async () => {
+    const { db, sqlite } = open();
+    await db.selectFrom('t').selectAll().execute();
+    const writer = new SQLite(sqlite.name);
+    cleanups.push(() => void writer.close());
+    const id = newId();
+    writer.prepare('insert into t (id, n) values (?, 1)').run(id);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect((await db.selectFrom('t').select('id').execute()).map((r) => r.id)).toEqual([id]);
   });
 
   it('beforeCommit runs inside every transaction that writes, just before its commit: a group\'s and a lone statement\'s', async () => {

@@ -15,6 +15,7 @@
  * transaction return, so the server acknowledges no write before it is committed, as before (a killed
  * process loses nothing acknowledged: tests/api/durability.test.ts). A write that fails rolls back to its
  * own savepoint and the others go on; a commit that fails fails every write of the group, none kept.
+ * Reads outside write transactions share one read transaction a turn of the event loop (`#readTogether`).
  */
 import { CompiledQuery, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type DatabaseConnection, type Dialect, type Driver, type Kysely, type QueryResult } from 'kysely';
 import type SQLite from 'better-sqlite3';
@@ -39,6 +40,8 @@ export interface GroupCommitOptions {
 export interface GroupCommitStats {
   commits: number;
   writes: number;
+  /** Read transactions opened for the reads of a turn (`#readTogether`). */
+  readTransactions: number;
 }
 
 /**
@@ -74,7 +77,7 @@ class Lease implements DatabaseConnection {
 }
 
 export class GroupCommitDriver implements Driver {
-  readonly stats: GroupCommitStats = { commits: 0, writes: 0 };
+  readonly stats: GroupCommitStats = { commits: 0, writes: 0, readTransactions: 0 };
   readonly #sqlite: SQLite.Database;
   readonly #statements: StatementSource;
   readonly #maxGroup: number;
@@ -120,10 +123,53 @@ export class GroupCommitDriver implements Driver {
   run<R>(query: CompiledQuery, inWrite: boolean): QueryResult<R> {
     if (!inWrite && this.#open) this.#commit();
     const statement = this.#statements.prepare(query.sql);
+    if (statement.reader && (inWrite || this.#readTogether(query.sql))) return { rows: statement.all(query.parameters) as R[] };
+    if (!inWrite) this.#endReads();
     if (statement.reader) return { rows: statement.all(query.parameters) as R[] };
     const { changes, lastInsertRowid } = !inWrite && this.#beforeCommit && !this.#sqlite.inTransaction && WRITE.test(query.sql) ? this.#alone(statement, query.parameters) : statement.run(query.parameters);
     return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
   }
+
+  /**
+   * Reads outside a write transaction share one read transaction until this turn of the event loop ends
+   * (`setImmediate`), or until anything else runs on the connection (a write transaction, a statement
+   * that writes or changes the schema: `#endReads` first). False for a statement that may write (an
+   * `insert … returning` is a reader to better-sqlite3): it runs alone, as before.
+   *
+   * Why: on its own, every read is a read transaction of its own, and starting one in WAL mode costs
+   * SQLite three system calls (the database file's size, and unlocking and locking its read mark in the
+   * `-shm` file): on this project's machines 8.9 µs, where the same indexed read of a record takes
+   * 0.8 µs inside a transaction (50,000 products, by rowid, measured alone). Under load, the reads of
+   * one turn (a request's session and record, and other requests') now pay that once.
+   *
+   * What a read sees is unchanged in what matters: every write the server acknowledged, since a write
+   * transaction ends the shared read one before it begins and commits before it is acknowledged. A
+   * write by another process to the same file (the server does not share its file) would be seen from
+   * the next turn on.
+   */
+  #readTogether(text: string): boolean {
+    if (WRITE.test(text)) return false;
+    if (this.#reading) return true;
+    if (this.#sqlite.inTransaction) return false;
+    this.#exec('begin');
+    this.#reading = true;
+    this.stats.readTransactions++;
+    setImmediate(this.#endReadsLater);
+    return true;
+  }
+
+  /** The shared read transaction is open (`#readTogether`). */
+  #reading = false;
+
+  /** Ends the shared read transaction, if one is open. */
+  #endReads() {
+    if (!this.#reading) return;
+    this.#reading = false;
+    if (this.#sqlite.inTransaction) this.#exec('commit');
+  }
+
+  /** `#endReads` as `setImmediate` calls it (made once: no closure a turn). */
+  readonly #endReadsLater = () => this.#endReads();
 
   /**
    * A write statement outside a write transaction, in a transaction of its own so that `beforeCommit`
@@ -153,6 +199,7 @@ export class GroupCommitDriver implements Driver {
 
   async beginTransaction(connection: DatabaseConnection) {
     const lease = connection as Lease;
+    this.#endReads();
     if (!this.#open) {
       this.#exec('begin');
       this.#open = true;
@@ -235,6 +282,7 @@ export class GroupCommitDriver implements Driver {
     const unlock = await this.#lock();
     try {
       if (this.#open) this.#commit();
+      this.#endReads();
       this.#sqlite.close();
     } finally {
       unlock();
