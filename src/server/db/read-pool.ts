@@ -10,8 +10,8 @@
  * What goes there: only a list's page (`readRows`, repository.ts), the dearer read, whose answer is
  * small to send back (25 rows, or one text of 25 records joined: json-records.ts `joinedPage`). A record
  * by id (about 10 µs of SQLite) costs less than the trip to a worker and back, and stays on the main
- * connection, as do counts (kept between writes), every write and every read inside a transaction (a transaction is another Kysely instance:
- * it has no pool, so it reads its own writes).
+ * connection, as do counts (kept between writes), every write and every read inside a transaction (a
+ * transaction is another Kysely instance: it has no pool, so it reads its own writes).
  *
  * What a reader sees: what is committed when its query starts. The server acknowledges a write only
  * after its commit (group-commit.ts), so a page asked after a write was answered holds it; a write in
