@@ -7,7 +7,7 @@
  * chooser and saved queries survive a reload; and axe finds nothing with these tools in use.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { registry } from '../../resources/index.ts';
 import { listDialogs } from '../../src/client/generate/list-dialogs.ts';
@@ -19,6 +19,7 @@ import { startTestServer, type TestServer } from '../support/server.ts';
 import { hasChromium, launch } from './support/browser.ts';
 import { dialogOf, openList, signIn, toastOf } from './support/admin.ts';
 import { axeFindings, describeFindings, type Finding } from './support/axe.ts';
+import { pageState } from './support/diagnose.ts';
 
 const lists = (role: string) => registry.resources.filter((r) => r.reads.list?.kind === 'list' && allows(listAccess(r), role));
 /** The dialog a row click opens for a role: its update dialog, else its details. */
@@ -55,6 +56,8 @@ describe.skipIf(!hasChromium)('list tools in the browser', () => {
     page.setDefaultTimeout(15_000);
     await signIn(page, server.url);
   });
+  // A failure says what the page showed (support/diagnose.ts).
+  beforeEach(({ onTestFailed }) => onTestFailed(async () => console.error(await pageState(page))));
   afterAll(async () => {
     await browser?.close();
     await server?.close();
@@ -223,6 +226,12 @@ describe.skipIf(!hasChromium)('list tools in the browser', () => {
     const search = page.getByPlaceholder('Search');
     await search.fill('Shelf 1');
     await expect.poll(() => page.url()).toContain('Shelf%201');
+    // The search's own rows shown first: the menu is opened on a list at rest, as a user would.
+    const searched = async () => {
+      const names = await page.locator('tbody td.column-name').allTextContents();
+      return names.length > 0 && names.every((n) => n.startsWith('Shelf 1'));
+    };
+    await expect.poll(searched).toBe(true);
     await page.getByRole('button', { name: 'Saved queries' }).click();
     // The menu fades in: judged once fully shown (axe reads colours).
     await expect
@@ -242,7 +251,7 @@ describe.skipIf(!hasChromium)('list tools in the browser', () => {
     await page.getByRole('button', { name: 'Saved queries' }).click();
     await page.getByRole('menuitem', { name: 'Shelves one' }).click();
     await expect.poll(() => search.inputValue()).toBe('Shelf 1');
-    await expect.poll(async () => (await page.locator('tbody td.column-name').allTextContents()).every((n) => n.startsWith('Shelf 1'))).toBe(true);
+    await expect.poll(searched).toBe(true);
     // The saved query is the current one now: the menu offers to remove it.
     await page.getByRole('button', { name: 'Saved queries' }).click();
     await page.getByRole('menuitem', { name: 'Remove “Shelves one”' }).click();

@@ -1,0 +1,40 @@
+/**
+ * What a page showed when a browser test failed, for its failure output: CI keeps no screenshots, and a
+ * failure seen only on a loaded machine (an element that never came) is otherwise a guess. Its address,
+ * its title and heading, the menus and dialogs open, what MUI's modal manager hid from assistive
+ * technology (a hidden ancestor hides an element from `getByRole`), where the focus is, and the start of
+ * the content's text (the menu aside).
+ */
+import type { Page } from 'playwright-core';
+
+export async function pageState(page: Page): Promise<string> {
+  if (page.isClosed()) return 'page state: the page was closed';
+  try {
+    const state = await page.evaluate(() => {
+      const describe = (el: Element) =>
+        `<${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.getAttribute('role') ? ` role=${el.getAttribute('role')}` : ''}${el.getAttribute('aria-label') ? ` "${el.getAttribute('aria-label')}"` : ''}>`;
+      const open = [...document.querySelectorAll('[role=menu], [role=dialog], [role=alertdialog], [role=listbox]')].map(
+        (el) => `${describe(el)} ${(el.textContent ?? '').replace(/\s+/g, ' ').slice(0, 160)}`,
+      );
+      // Icons are hidden by design: only boxes are told.
+      const hidden = [...document.querySelectorAll('[aria-hidden=true]')].filter((el) => el.tagName.toLowerCase() !== 'svg').map(describe).slice(0, 20);
+      return {
+        url: location.href,
+        title: document.querySelector('#react-admin-title')?.textContent ?? document.title,
+        open,
+        hidden,
+        focus: document.activeElement ? describe(document.activeElement) : 'none',
+        main: ((document.getElementById('main-content') ?? document.querySelector('main'))?.textContent ?? document.body.textContent ?? '').replace(/\s+/g, ' ').slice(0, 600),
+      };
+    });
+    return [
+      `page state: ${state.url} (title: ${state.title})`,
+      `  open: ${state.open.length ? state.open.join('\n        ') : 'no menu or dialog'}`,
+      `  aria-hidden: ${state.hidden.join(' ') || 'nothing'}`,
+      `  focus: ${state.focus}`,
+      `  main: ${state.main}`,
+    ].join('\n');
+  } catch (error) {
+    return `page state: unreadable (${(error as Error).message})`;
+  }
+}
