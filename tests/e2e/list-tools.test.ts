@@ -7,7 +7,7 @@
  * chooser and saved queries survive a reload; and axe finds nothing with these tools in use.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { registry } from '../../resources/index.ts';
 import { listDialogs } from '../../src/client/generate/list-dialogs.ts';
@@ -19,7 +19,6 @@ import { startTestServer, type TestServer } from '../support/server.ts';
 import { hasChromium, launch } from './support/browser.ts';
 import { dialogOf, openList, signIn, toastOf } from './support/admin.ts';
 import { axeFindings, describeFindings, type Finding } from './support/axe.ts';
-import { pageState } from './support/diagnose.ts';
 
 const lists = (role: string) => registry.resources.filter((r) => r.reads.list?.kind === 'list' && allows(listAccess(r), role));
 /** The dialog a row click opens for a role: its update dialog, else its details. */
@@ -56,8 +55,6 @@ describe.skipIf(!hasChromium)('list tools in the browser', () => {
     page.setDefaultTimeout(15_000);
     await signIn(page, server.url);
   });
-  // A failure says what the page showed (support/diagnose.ts).
-  beforeEach(({ onTestFailed }) => onTestFailed(async () => console.error(await pageState(page))));
   afterAll(async () => {
     await browser?.close();
     await server?.close();

@@ -1,5 +1,6 @@
 /**
- * What a page showed when a browser test failed, for its failure output: CI keeps no screenshots, and a
+ * What a page showed when a browser test failed, for its failure output (failure-state.ts asks it of
+ * every open page): CI keeps no screenshots, and a
  * failure seen only on a loaded machine (an element that never came) is otherwise a guess. Its address,
  * its title and heading, the menus and dialogs open, what MUI's modal manager hid from assistive
  * technology (a hidden ancestor hides an element from `getByRole`), where the focus is, and the start of
@@ -7,10 +8,15 @@
  */
 import type { Page } from 'playwright-core';
 
+/** How long a page is given to say its state: a page that hangs must not hold the failure back. */
+const READ_WITHIN_MS = 5_000;
+
 export async function pageState(page: Page): Promise<string> {
   if (page.isClosed()) return 'page state: the page was closed';
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${READ_WITHIN_MS} ms`)), READ_WITHIN_MS)));
   try {
-    const state = await page.evaluate(() => {
+    const state = await Promise.race([late, page.evaluate(() => {
       const describe = (el: Element) =>
         `<${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.getAttribute('role') ? ` role=${el.getAttribute('role')}` : ''}${el.getAttribute('aria-label') ? ` "${el.getAttribute('aria-label')}"` : ''}>`;
       const open = [...document.querySelectorAll('[role=menu], [role=dialog], [role=alertdialog], [role=listbox]')].map(
@@ -26,7 +32,7 @@ export async function pageState(page: Page): Promise<string> {
         focus: document.activeElement ? describe(document.activeElement) : 'none',
         main: ((document.getElementById('main-content') ?? document.querySelector('main'))?.textContent ?? document.body.textContent ?? '').replace(/\s+/g, ' ').slice(0, 600),
       };
-    });
+    })]);
     return [
       `page state: ${state.url} (title: ${state.title})`,
       `  open: ${state.open.length ? state.open.join('\n        ') : 'no menu or dialog'}`,
@@ -36,5 +42,7 @@ export async function pageState(page: Page): Promise<string> {
     ].join('\n');
   } catch (error) {
     return `page state: unreadable (${(error as Error).message})`;
+  } finally {
+    clearTimeout(timer);
   }
 }
