@@ -11,7 +11,7 @@ const A11Y = 'tests/e2e/a11y.test.ts';
 const BROWSER_FILES = {
   environment: 'node',
   globalSetup: ['tests/e2e/support/global-setup.ts'],
-  // A failed test prints what its browser's pages showed (CI keeps no screenshots).
+  // A failed test prints what its file's open pages showed (failure-state.ts).
   setupFiles: ['tests/e2e/support/failure-state.ts'],
   testTimeout: 120_000,
   hookTimeout: 240_000,

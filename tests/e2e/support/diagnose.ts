@@ -1,10 +1,9 @@
 /**
  * What a page showed when a browser test failed, for its failure output (failure-state.ts asks it of
- * every open page): CI keeps no screenshots, and a
- * failure seen only on a loaded machine (an element that never came) is otherwise a guess. Its address,
- * its title and heading, the menus and dialogs open, what MUI's modal manager hid from assistive
- * technology (a hidden ancestor hides an element from `getByRole`), where the focus is, and the start of
- * the content's text (the menu aside).
+ * every open page): CI keeps no screenshots, and a failure seen only on a loaded machine (an element that
+ * never came) is otherwise a guess. Its address, its heading (the app bar's title), the menus and dialogs
+ * in it, what MUI's modal manager hid from assistive technology (a hidden ancestor hides an element from
+ * `getByRole`), where the focus is, and the start of the content's text (the side menu left out).
  */
 import type { Page } from 'playwright-core';
 
