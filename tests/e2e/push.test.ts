@@ -132,6 +132,10 @@ describe.skipIf(!hasChromium)('web push in the browser', () => {
       body: { userId, title: 'Your payout was paid', message: 'The payout of May reached your account.', type: 'success' },
     });
     expect(created.status).toBe(201);
+    // The open page hears of it live too: its toast (debounced, spec §9) replaces the one shown, so it is
+    // awaited here. On a loaded machine it came 13 ms after the toast of turning push off below, which it
+    // replaced before that could be seen (CI failed once so; reproduced here beside three busy cores).
+    await page.getByText('Your payout was paid', { exact: true }).waitFor();
     await server.app.push.settled();
     const sent = service.requests.filter((r) => r.path === PUSH_PATH);
     expect(sent).toHaveLength(1);
