@@ -19,7 +19,7 @@ import '../features/notifications/server/index.ts';
 import type { Database } from './db/connect.ts';
 import { HttpError, INTERNAL_ERROR } from './errors.ts';
 import { uniqueViolation } from './db/unique.ts';
-import { guardInput } from './input-guard.ts';
+import { guardInput, MAX_PARAM_LENGTH, routerRefusal } from './input-guard.ts';
 import { AUDIT_LOG } from '../../resources/system.ts';
 import { ReadCache } from './db/read-cache.ts';
 import { NotificationHub } from '../features/notifications/server/hub.ts';
@@ -73,7 +73,7 @@ declare module 'fastify' {
 }
 
 export async function buildApp({ database, registry, clientDir, logger = false, uploadsDir, storage, trustProxy = parseTrustProxy(process.env.TRUST_PROXY), allowedOrigins = parseAllowedOrigins(process.env.ALLOWED_ORIGINS), readCacheBytes = parseReadCacheBytes(process.env.READ_CACHE_MB), uploadLimits, push, redisUrl = process.env.REDIS_URL || undefined, redisPrefix = process.env.REDIS_PREFIX || DEFAULT_REDIS_PREFIX }: AppOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger, bodyLimit: 1024 * 1024, trustProxy });
+  const app = Fastify({ logger, bodyLimit: 1024 * 1024, trustProxy, routerOptions: { maxParamLength: MAX_PARAM_LENGTH }, frameworkErrors: routerRefusal });
   // Before any route that may notify: the deliverers (socket, push) subscribe to this app's hub.
   app.decorate('notifications', new NotificationHub((error) => app.log.error(error)));
   await registerPush(app, database.db, push);

@@ -5,7 +5,7 @@
  * either engine, whatever route it is for. The same goes for a Host header no URL can hold: the host
  * becomes stored text too.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_TEXT } from '../manifest/rules.ts';
 import { badRequest, VALIDATION_FAILED } from './errors.ts';
 
@@ -54,6 +54,28 @@ export const HOST_MESSAGE = 'Malformed Host header.';
  */
 const HOST = /^(?:[a-z0-9._~-]{1,253}|\[[0-9a-f:.]{2,45}\])(?::\d{1,5})?$/i;
 const MAX_HOST = MAX_TEXT - 'https:///'.length;
+
+/**
+ * The longest value a path parameter may hold, decoded: a text field's MAX_TEXT, and the '-' and
+ * base-36 stamp a generated slug adds to a name of that length (src/domain/slug.ts). Fastify's default,
+ * 100, made its router answer 414 to the slug of any name of about 90 characters before a route ran.
+ */
+export const MAX_PARAM_LENGTH = MAX_TEXT + 16;
+
+/** What a path that cannot be percent-decoded (`/products/%ff`) is told. */
+export const BAD_URL_MESSAGE = 'Malformed URL: its path is not valid percent-encoded UTF-8.';
+/** What a path parameter longer than MAX_PARAM_LENGTH is told. */
+export const LONG_PARAM_MESSAGE = `A value in the URL's path is longer than ${MAX_PARAM_LENGTH} characters.`;
+
+/**
+ * Fastify's `frameworkErrors`: the router's refusals, made before any route or hook runs, in the
+ * app's own answer (`{ message }`) rather than Fastify's (`{ error, code, message, statusCode }`).
+ */
+export function routerRefusal(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return reply.code(414).send({ message: LONG_PARAM_MESSAGE });
+  if (error.code === 'FST_ERR_BAD_URL') return reply.code(400).send({ message: BAD_URL_MESSAGE });
+  return reply.send(error);
+}
 
 /**
  * Refuses, for every route, a request whose path parameters, query or parsed body hold a NUL

@@ -40,7 +40,7 @@ import { connect } from '../../src/server/db/connect.ts';
 import { migrate } from '../../src/server/db/migrate.ts';
 import { newId } from '../../src/server/db/id.ts';
 import { uniqueViolation } from '../../src/server/db/unique.ts';
-import { NUL_MESSAGE } from '../../src/server/input-guard.ts';
+import { BAD_URL_MESSAGE, LONG_PARAM_MESSAGE, MAX_PARAM_LENGTH, NUL_MESSAGE } from '../../src/server/input-guard.ts';
 import { engines, startTestServer, type TestServer } from '../support/server.ts';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
@@ -601,6 +601,23 @@ describe.each(engines)('each 5xx measured on main is a 4xx (%s)', (engine) => {
     const again = await server.db.insertInto('countries').values({ ...taken, name: 'Nowhere', code: 'XY', code3: 'XYY' }).execute().then(() => undefined, (e: unknown) => e);
     expect(uniqueViolation(again, registry)).toMatchObject({ status: 409, message: 'A country with this id already exists.' });
     expect(uniqueViolation(new Error('boom'), registry)).toBeUndefined();
+  });
+
+  it('a record named at full length is read by its slug; a path no router reads is a 400 or 414 in the app’s own words', async () => {
+    const name = `Long ${randomText(MAX_TEXT - 5)}`;
+    const created = await as('POST', '/categories', { name });
+    expect(created.status).toBe(201);
+    const slug = created.body.slug as string;
+    // Longer than the name (the stamp) and far beyond Fastify's default of 100 characters a parameter.
+    expect(slug.length).toBeGreaterThan(MAX_TEXT);
+    expect(slug.length).toBeLessThanOrEqual(MAX_PARAM_LENGTH);
+    const bySlug = await raw('GET', `/api/admin/v1/categories/${slug}/slug`);
+    expect(bySlug.status).toBe(200);
+    expect(bySlug.body).toMatchObject({ id: created.body.id, name });
+    expect(await raw('GET', '/api/admin/v1/categories/%ff')).toEqual({ status: 400, body: { message: BAD_URL_MESSAGE } });
+    expect(await raw('GET', `/api/admin/v1/categories/${'x'.repeat(MAX_PARAM_LENGTH + 1)}/slug`)).toEqual({ status: 414, body: { message: LONG_PARAM_MESSAGE } });
+    // As long as it may be, a parameter reaches its route: an unknown slug is the resource's own 404.
+    expect(await raw('GET', `/api/admin/v1/categories/${'x'.repeat(MAX_PARAM_LENGTH)}/slug`)).toEqual({ status: 404, body: { message: 'Category not found.' } });
   });
 
   it('a Host header no URL can hold is refused, not stored as a banner’s link', async () => {
