@@ -3,7 +3,8 @@
  * character (U+0000): a path parameter, a query value or a body string holding one would fail in the
  * database (a 500), while SQLite would store it. So no request carrying one gets past validation, on
  * either engine, whatever route it is for. The same goes for a Host header no URL can hold: the host
- * becomes stored text too.
+ * becomes stored text too. The router's own limits are here as well: how long a path parameter may be,
+ * and how a path it cannot read is answered.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_TEXT } from '../manifest/rules.ts';

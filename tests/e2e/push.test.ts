@@ -127,21 +127,22 @@ describe.skipIf(!hasChromium)('web push in the browser', () => {
     expect(stored.map((r) => r.endpoint)).toEqual([keys.json.endpoint]);
 
     const admin = await server.login('admin');
+    const payout = { title: 'Your payout was paid', message: 'The payout of May reached your account.' };
     const created = await server.api('POST', '/api/notifications/enhanced', {
       cookie: admin,
-      body: { userId, title: 'Your payout was paid', message: 'The payout of May reached your account.', type: 'success' },
+      body: { userId, ...payout, type: 'success' },
     });
     expect(created.status).toBe(201);
     // The open page hears of it live too: its toast (debounced, spec §9) replaces the one shown, so it is
     // awaited here. On a loaded machine it came 13 ms after the toast of turning push off below, which it
     // replaced before that could be seen (CI failed once so; reproduced here beside three busy cores).
-    await page.getByText('Your payout was paid', { exact: true }).waitFor();
+    await page.getByText(payout.title, { exact: true }).waitFor();
     await server.app.push.settled();
     const sent = service.requests.filter((r) => r.path === PUSH_PATH);
     expect(sent).toHaveLength(1);
     verifyVapid(String(sent[0].headers.authorization), publicKey, service.origin);
     const plaintext = decryptPush(sent[0].body, keys);
-    expect(JSON.parse(plaintext)).toMatchObject({ title: 'Your payout was paid', body: 'The payout of May reached your account.', url: '/' });
+    expect(JSON.parse(plaintext)).toMatchObject({ title: payout.title, body: payout.message, url: '/' });
 
     // Handed to /sw.js as the browser's push service would: it shows the notification.
     const cdp = await context.newCDPSession(page);
@@ -165,7 +166,7 @@ describe.skipIf(!hasChromium)('web push in the browser', () => {
       .poll(() => page.evaluate(async () => (await (await navigator.serviceWorker.getRegistration('/'))!.getNotifications()).map((n) => [n.title, n.body])), {
         timeout: 30_000,
       })
-      .toEqual([['Your payout was paid', 'The payout of May reached your account.']]);
+      .toEqual([[payout.title, payout.message]]);
 
     // Off again (the menu stays open on its switch): the server forgets the endpoint.
     await page.getByRole('menuitemcheckbox', { name: PUSH_TEXTS.toggleOn }).click();
