@@ -124,8 +124,10 @@ describe.skipIf(!hasChromium || !!why)('two browsers on two nodes: live notifica
     await notifyThrough(0, 'Made on node A');
     await expect.poll(() => unreadOf(pages[1])).toBe('Notifications, 1 unread');
     await pages[1].locator('[role="status"]', { hasText: 'Made on node A' }).waitFor();
-    // And in the browser on node A too.
+    // And in the browser on node A too, with its toast: awaited, so that it cannot come late and replace
+    // (one toast at a time, spec §9) the toast the last test waits for on this page.
     await expect.poll(() => unreadOf(pages[0])).toBe('Notifications, 1 unread');
+    await pages[0].locator('[role="status"]', { hasText: 'Made on node A' }).waitFor();
   });
 
   it('marked read in the browser on node B, the count falls in the browser on node A', async () => {
