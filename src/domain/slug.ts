@@ -2,6 +2,12 @@
  * Slug generation (spec §5 Other): special characters removed, lower-cased, words joined by '-',
  * and a base-36 timestamp appended unless uniqueness is switched off.
  */
+/**
+ * The most a unique slug adds to its base: '-' and the stamp, a time in milliseconds in base 36 (8
+ * characters today; never more than the largest safe integer's 11).
+ */
+export const SLUG_STAMP_MAX_LENGTH = 1 + Number.MAX_SAFE_INTEGER.toString(36).length;
+
 export function slugify(text: string, options: { unique?: boolean; now?: number } = {}): string {
   const base = text
     .normalize('NFKD')

@@ -8,6 +8,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_TEXT } from '../manifest/rules.ts';
+import { SLUG_STAMP_MAX_LENGTH } from '../domain/slug.ts';
 import { badRequest, VALIDATION_FAILED } from './errors.ts';
 
 /** What a request holding a NUL character is told, under the parameter or field that held it. */
@@ -57,11 +58,11 @@ const HOST = /^(?:[a-z0-9._~-]{1,253}|\[[0-9a-f:.]{2,45}\])(?::\d{1,5})?$/i;
 const MAX_HOST = MAX_TEXT - 'https:///'.length;
 
 /**
- * The longest value a path parameter may hold, decoded: a text field's MAX_TEXT, and the '-' and
- * base-36 stamp a generated slug adds to a name of that length (src/domain/slug.ts). Fastify's default,
- * 100, made its router answer 414 to the slug of any name of about 90 characters before a route ran.
+ * The longest value a path parameter may hold, decoded: a text field's MAX_TEXT, and what a generated
+ * slug adds to a name of that length (its stamp). Fastify's default, 100, made its router answer 414 to
+ * the slug of any name of about 90 characters before a route ran.
  */
-export const MAX_PARAM_LENGTH = MAX_TEXT + 16;
+export const MAX_PARAM_LENGTH = MAX_TEXT + SLUG_STAMP_MAX_LENGTH;
 
 /** What a path that cannot be percent-decoded (`/products/%ff`) is told. */
 export const BAD_URL_MESSAGE = 'Malformed URL: its path is not valid percent-encoded UTF-8.';
