@@ -37,6 +37,8 @@ const ALL: Reach = { kind: 'all', key: '' };
 const SECRET = `secret-hash-${randomBytes(6).toString('hex')}`;
 /** A column no field declares any more (as a removed field leaves it). */
 const STALE = 'legacyNote';
+/** A joined page as text (SQLite hands it over as bytes). */
+const textOf = (joined: string | Uint8Array) => (typeof joined === 'string' ? joined : Buffer.from(joined).toString('utf8'));
 /** Text a hand-made serialiser gets wrong: quotes, escapes, control characters, non-BMP, a lone surrogate. */
 const AWKWARD = ['say "hi" \\ back', 'line\nbreak\ttab\u0001\u001f', 'ünïcödé ✓ 😀', 'lone \ud800 surrogate', '</script>', ''];
 
@@ -131,6 +133,9 @@ describe.each(engines)('answers serialised from the manifest’s schemas (%s)', 
     database = engine === 'postgres' ? await connect({ url: process.env.DATABASE_URL, schema }) : await connect({ file: join(dir, 'test.sqlite') });
     await migrate(database, registry);
     await fill(database, engine);
+    // As a server starting on this database would: a column left behind is in every record (SQLite: the
+    // kept records' triggers made again with it, stored-records.ts).
+    await migrate(database, registry);
   }, 120_000);
 
   afterAll(async () => {
@@ -193,7 +198,7 @@ describe.each(engines)('answers serialised from the manifest’s schemas (%s)', 
         // What the route calls: the page as the database joined it is the row path's page.
         const [written, listed] = [await listJson(db, r, query), await list(db, r, query)];
         expect(written!.count).toBe(listed.rows.length);
-        expect(JSON.parse(`[${written!.joined}]`), `${r.name} ${JSON.stringify(query)}`).toEqual(JSON.parse(JSON.stringify(listed.rows)));
+        expect(JSON.parse(`[${textOf(written!.joined)}]`), `${r.name} ${JSON.stringify(query)}`).toEqual(JSON.parse(JSON.stringify(listed.rows)));
         for (const by of query.q ? (['index', 'scan'] as const) : (['index'] as const)) {
           const records = (await listQueries(db, r, query, undefined, undefined, by, asJson).page.execute()).map((row) => row[JSON_COLUMN] as string);
           const expected = (await listQueries(db, r, query, undefined, undefined, by).page.execute()).map((row) => toRecord(r, row)!);
@@ -212,7 +217,7 @@ describe.each(engines)('answers serialised from the manifest’s schemas (%s)', 
       const listed = await list(db, r, query);
       expect(written!.total).toBe(listed.total);
       expect(written!.count).toBe(listed.rows.length);
-      const page = JSON.parse(`[${written!.joined}]`) as Row[];
+      const page = JSON.parse(`[${textOf(written!.joined)}]`) as Row[];
       expect(page).toEqual(JSON.parse(JSON.stringify(listed.rows)));
       if (r.name === 'users') for (const record of page) expect(record[STALE]).toBe('kept from an older manifest');
     }

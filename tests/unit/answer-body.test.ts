@@ -17,4 +17,9 @@ describe('joinedBody', () => {
     expect(body.length).toBe(expected.length);
     expect(() => JSON.parse(body.toString('utf8'))).not.toThrow();
   });
+  // SQLite's page arrives as bytes (a BLOB moved from the read worker: a Uint8Array, not a Buffer).
+  it.each(cases)('writes %s + the records as bytes + the rest, byte for byte (%j)', (before, middle, after) => {
+    const body = joinedBody(before, new Uint8Array(Buffer.from(middle, 'utf8')), after);
+    expect(body.equals(Buffer.from(before + middle + after, 'utf8'))).toBe(true);
+  });
 });

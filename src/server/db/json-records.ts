@@ -17,12 +17,16 @@
  * A column holding a BLOB (SQLite keeps what it is given; no validated write stores one) makes
  * `json_object` fail; the caller then answers by the row path (`listJson` in repository.ts). So does a
  * SQLite table with more columns than its functions take arguments.
+ *
+ * SQLite keeps each record's text as it is written (stored-records.ts): a read answers the kept text, and
+ * writes one only for a row that has none.
  */
 import { CompiledQuery, sql, type RawBuilder } from 'kysely';
 import type { ResourceDef } from '../../manifest/index.ts';
 import { isSqlite } from './count.ts';
 import type { Db } from './repository.ts';
 import { columnName } from './tables.ts';
+import { hasStoredRecords, storedOr } from './stored-records.ts';
 
 /** The column a query selecting records as JSON text answers them in (`listJson`, `findReachableJson`). */
 export const JSON_COLUMN = 'record';
@@ -44,7 +48,10 @@ const MAX_SQLITE_ARGUMENTS = 126;
  * by name): the query 60 → 50 µs, the copy between threads 11.4 → 5.4 µs. Under load (two servers at
  * once, 3 s turns, 8 each, 50 connections; 2026-11-27): SQLite 6,681 → 7,815 pages a second (+15 %), our
  * process's CPU 190 → 159 µs a page; PostgreSQL 3,100 → 3,216 (its backends are the bound there), ours
- * 219 → 197 µs a page. The joined text made a BLOB did no better on SQLite (−3 %, noise).
+ * 219 → 197 µs a page. The joined text made a BLOB did no better on SQLite alone (−3 %, noise); with the
+ * bytes moved from the worker (not copied) and the statement sent by number (read-pool.ts), our process's
+ * CPU a cold page under load went 108 → 97 µs on the main thread, 255 → 230 µs in all (50,000 products,
+ * alternating, 4 runs each, 2026-11-28).
  *
  * The order: the page is a subquery with its `order by` and `limit`, which neither engine flattens into
  * the aggregate above it; SQLite runs it as a co-routine and PostgreSQL as a Limit under the Aggregate,
@@ -53,14 +60,16 @@ const MAX_SQLITE_ARGUMENTS = 126;
  * searches, on both engines (an aggregate ordered otherwise fails it).
  */
 export function joinedPage(db: Db, page: CompiledQuery): CompiledQuery<JoinedRow> {
-  const joined = isSqlite(db) ? `group_concat("${JSON_COLUMN}", ',')` : `string_agg("${JSON_COLUMN}", ',')`;
+  // SQLite: as bytes (a BLOB), which the read worker hands to the main thread without a copy and the
+  // answer takes as they are; a text is made a string in the worker, copied across and encoded again.
+  const joined = isSqlite(db) ? `cast(group_concat("${JSON_COLUMN}", ',') as blob)` : `string_agg("${JSON_COLUMN}", ',')`;
   return CompiledQuery.raw(`select count(*) as "n", ${joined} as "page" from (${page.sql}) as "joined"`, [...page.parameters]) as CompiledQuery<JoinedRow>;
 }
 
-/** What `joinedPage` answers: PostgreSQL's count is a bigint, which node-postgres gives as text. */
+/** What `joinedPage` answers: PostgreSQL's count is a bigint, which node-postgres gives as text; SQLite's page is bytes. */
 export interface JoinedRow {
   n: number | string;
-  page: string | null;
+  page: string | Uint8Array | null;
 }
 
 /** SQLite's refusal to write a BLOB into JSON: the caller answers by the row path instead. */
@@ -85,30 +94,51 @@ export function recordJsonOf(db: Db, r: ResourceDef): Promise<RawBuilder<string>
   return expression;
 }
 
-async function make(db: Db, r: ResourceDef): Promise<RawBuilder<string> | undefined> {
+/**
+ * The columns a record's JSON holds, as `select *` reads them, in the table's order (the manifest's and
+ * any a migration left behind), without the secret ones; undefined where the row path must be taken
+ * (no columns, or a SQLite table wider than `json_object` takes arguments).
+ */
+export async function recordColumns(db: Db, r: ResourceDef): Promise<string[] | undefined> {
   const sqlite = isSqlite(db);
-  // The table's columns as `select *` reads them, in its order (the manifest's and any left behind).
   const { rows } = await (sqlite
     ? sql<{ name: string }>`select name from pragma_table_info(${r.name}) order by cid`
     : sql<{ name: string }>`select attname as name from pg_attribute where attrelid = to_regclass(quote_ident(${r.name})) and attnum > 0 and not attisdropped order by attnum`
   ).execute(db);
   const secret = new Set(r.fields.filter((f) => f.secret).map(columnName));
-  const booleans = new Set(r.fields.filter((f) => !f.secret && f.kind === 'boolean').map((f) => f.name));
   const columns = rows.map((c) => c.name).filter((name) => !secret.has(name));
   if (!columns.length || (sqlite && columns.length * 2 > MAX_SQLITE_ARGUMENTS)) return undefined;
+  return columns;
+}
+
+/**
+ * The SQL expression writing the row `row` (the table's name, or a trigger's `new`) of `r`'s table as its
+ * record's JSON text, from `columns` (`recordColumns`).
+ */
+export function recordJsonExpression(db: Db, r: ResourceDef, columns: readonly string[], row: string = r.name): RawBuilder<string> {
+  const sqlite = isSqlite(db);
+  const booleans = new Set(r.fields.filter((f) => !f.secret && f.kind === 'boolean').map((f) => f.name));
   const values = columns.map((name) => {
-    const value = sql.ref(`${r.name}.${name}`);
+    const value = sql.ref(`${row}.${name}`);
     // `fromStoredBoolean`: null stays null; 1 is true (SQLite, which keeps any type: also '1', 't', 'true'); anything else false.
     if (!booleans.has(name)) return value;
     return sqlite
       ? sql`case when ${value} is null then null when ${value} in (1, '1', 't', 'true') then json('true') else json('false') end`
       : sql`case when ${value} is null then null else ${value} = 1 end`;
   });
-  const expression = sqlite
+  return sqlite
     ? sql<string>`json_object(${sql.join(columns.map((name, i) => sql`${sql.lit(name)}, ${values[i]}`))})`
     : // PostgreSQL: `row_to_json` of the row's own columns writes compact JSON (`json_build_object` puts
       // " : " between each key and value, 8 % more bytes a page), as text: node-postgres would parse json.
       sql<string>`(select row_to_json(json_row) from (select ${sql.join(columns.map((name, i) => sql`${values[i]} as ${sql.ref(name)}`))}) as json_row)::text`;
+}
+
+async function make(db: Db, r: ResourceDef): Promise<RawBuilder<string> | undefined> {
+  const columns = await recordColumns(db, r);
+  if (!columns) return undefined;
+  const written = recordJsonExpression(db, r, columns);
+  // SQLite: the text the triggers keep (stored-records.ts) where there is one, else written now.
+  const expression = isSqlite(db) && (await hasStoredRecords(db, r.name)) ? storedOr(r.name, written) : written;
   // Compiled here once, to text with no parameters (names are literals): a page's query then compiles it
   // as one raw piece, where 44 members cost ~12 µs to compile on every request (products).
   const compiled = expression.compile(db);

@@ -8,6 +8,7 @@ import type { Database, Engine } from './connect.ts';
 import { columnsOf, createIndex, indexesOf, type ColumnDef } from './tables.ts';
 import { migrateSettings } from '../settings/index.ts';
 import { migrateSearch } from './search.ts';
+import { migrateStoredRecords } from './stored-records.ts';
 
 function sqlType(storage: ColumnDef['storage'], engine: Engine) {
   if (storage === 'real') return engine === 'postgres' ? 'double precision' : 'real';
@@ -69,6 +70,7 @@ export async function migrate(database: Database, registry: Registry) {
   }
   if (engine === 'postgres') await trigramIndexes(database, registry);
   await migrateSearch(database, registry);
+  await migrateStoredRecords(database, registry);
   await migrateInfrastructure(db);
 }
 

@@ -51,6 +51,9 @@ export function parseReadWorkers(value: string | undefined, cpuCount = cpus().le
   return n;
 }
 
+/** The most statements a worker keeps prepared (bounded as the main connection's are). */
+const MAX_WORKER_STATEMENTS = 500;
+
 /** Workers in a row that may die before answering anything before the pool stops starting new ones. */
 const FAILED_STARTS = 3;
 
@@ -73,27 +76,32 @@ class SqliteReadError extends Error {
   }
 }
 
-// Plain JavaScript (the worker runs no TypeScript loader). Statements are kept by text, bounded as the
-// main connection's are (sqlite-statements.ts), and run in raw mode: arrays cross the thread boundary
-// for less than objects, and the main thread makes them objects by one function a statement.
+// Plain JavaScript (the worker runs no TypeScript loader). Statements are kept under a number the main
+// thread gives each text (`Reader.give`: a text of some kilobytes is sent once, not copied and hashed on
+// every page), bounded as the main connection's are (sqlite-statements.ts), and run in raw mode: arrays
+// cross the thread boundary for less than objects, and the main thread makes them objects by one function
+// a statement. Bytes (a joined page is one BLOB: json-records.ts) are moved to the main thread, not copied.
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = 5000');
 const statements = new Map();
-parentPort.on('message', ({ id, sql, parameters }) => {
+parentPort.on('message', ({ id, key, sql, parameters, forget }) => {
   try {
-    let kept = statements.get(sql);
+    if (forget) statements.clear();
+    let kept = statements.get(key);
     if (!kept) {
-      if (statements.size >= workerData.maxStatements) statements.clear();
       const statement = db.prepare(sql);
       if (!statement.reader) throw new Error('A read worker runs only statements that return rows');
       statement.raw(true);
       kept = { statement, columns: statement.columns().map((c) => c.name) };
-      statements.set(sql, kept);
+      statements.set(key, kept);
     }
-    parentPort.postMessage({ id, rows: kept.statement.all(parameters), columns: kept.columns });
+    const rows = kept.statement.all(parameters);
+    const moved = [];
+    for (const row of rows) for (const value of row) if (value instanceof Uint8Array && value.byteOffset === 0 && value.buffer.byteLength === value.byteLength) moved.push(value.buffer);
+    parentPort.postMessage({ id, rows, columns: kept.columns }, moved);
   } catch (error) {
     parentPort.postMessage({ id, error: { message: String((error && error.message) || error), code: error && error.code } });
   }
@@ -121,7 +129,7 @@ class Reader {
   readonly worker: Worker;
 
   constructor(file: string, driver: string, onAnswer: (reader: Reader, answer: Answer) => void) {
-    this.worker = new Worker(WORKER, { eval: true, workerData: { file, driver, maxStatements: 500 } });
+    this.worker = new Worker(WORKER, { eval: true, workerData: { file, driver } });
     // An idle worker keeps nothing alive; one with queries in flight does (`give`).
     this.worker.unref();
     this.worker.on('message', (answer: Answer) => onAnswer(this, answer));
@@ -129,10 +137,21 @@ class Reader {
     this.worker.on('exit', (code) => void this.fail(`it exited (${code})`));
   }
 
+  /**
+   * The statement texts this worker has been sent, each with the number it keeps it under. At the bound
+   * both forget them all (`forget` goes with the next text; messages arrive in order).
+   */
+  readonly #keys = new Map<string, number>();
+
   give(id: number, query: CompiledQuery, pending: Pending) {
     if (!this.pending.size) this.worker.ref();
     this.pending.set(id, pending);
-    this.worker.postMessage({ id, sql: query.sql, parameters: query.parameters });
+    const key = this.#keys.get(query.sql);
+    if (key !== undefined) return this.worker.postMessage({ id, key, parameters: query.parameters });
+    const forget = this.#keys.size >= MAX_WORKER_STATEMENTS;
+    if (forget) this.#keys.clear();
+    this.#keys.set(query.sql, this.#keys.size);
+    this.worker.postMessage({ id, key: this.#keys.size - 1, sql: query.sql, parameters: query.parameters, forget });
   }
 
   settle(id: number): Pending | undefined {

@@ -263,7 +263,7 @@ export async function list(db: Db, r: ResourceDef, query: ListQuery, scope?: Sco
  * table too wide, or (SQLite) a page holding a BLOB, which `json_object` refuses; `list` answers it as it
  * always has.
  */
-export async function listJson(db: Db, r: ResourceDef, query: ListQuery, scope?: Scope, kept?: KeptTotal, narrow?: Narrow): Promise<({ count: number; joined: string } & Total) | undefined> {
+export async function listJson(db: Db, r: ResourceDef, query: ListQuery, scope?: Scope, kept?: KeptTotal, narrow?: Narrow): Promise<({ count: number; joined: string | Uint8Array } & Total) | undefined> {
   const asJson = await recordJsonOf(db, r);
   if (!asJson) return undefined;
   try {

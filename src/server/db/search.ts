@@ -23,6 +23,7 @@ import { listOptions, type Registry, type ResourceDef } from '../../manifest/ind
 import type { Database } from './connect.ts';
 import { isSqlite } from './count.ts';
 import { queueRow, quote, SEARCH_PENDING, SEARCH_PENDING_DDL, searchedValues } from './search-pending.ts';
+import { keptState } from './trigger-tables.ts';
 
 const searchFields = new WeakMap<ResourceDef, readonly string[]>();
 
@@ -139,13 +140,10 @@ export async function migrateSearch(database: Database, registry: Registry): Pro
       { name: q(`${name}_update`), sql: `CREATE TRIGGER ${q(`${name}_update`)} AFTER UPDATE OF ${columns} ON ${table} BEGIN ${remove('old')} ${queueRow(r.name, 'new')} END` },
       { name: q(`${name}_delete`), sql: `CREATE TRIGGER ${q(`${name}_delete`)} AFTER DELETE ON ${table} BEGIN ${remove('old')} END` },
     ];
-    const { rows } = await sql<{ sql: string }>`select sql from sqlite_master where type = 'table' and name = ${name}`.execute(db);
-    const have = rows[0]?.sql;
-    const { rows: haveTriggers } = await sql<{ sql: string }>`select sql from sqlite_master where type = 'trigger' and tbl_name = ${r.name} and name like ${`${name}_%`}`.execute(db);
-    const triggersAsWanted = wanted !== undefined && triggers.every((t) => haveTriggers.some((h) => h.sql === t.sql));
-    if (have === wanted && (wanted === undefined ? haveTriggers.length === 0 : triggersAsWanted)) continue;
+    const { have, asWanted, triggerNames } = await keptState(db, r.name, { name, wanted, triggers: wanted ? triggers : [] });
+    if (asWanted) continue;
     await db.transaction().execute(async (trx) => {
-      for (const t of triggers) await sql.raw(`DROP TRIGGER IF EXISTS ${t.name}`).execute(trx);
+      for (const t of triggerNames) await sql.raw(`DROP TRIGGER IF EXISTS ${t}`).execute(trx);
       if (!wanted) {
         if (have !== undefined) await sql.raw(`DROP TABLE ${fts}`).execute(trx);
         return;

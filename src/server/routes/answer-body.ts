@@ -12,13 +12,17 @@
  * get-ones a second).
  */
 
-/** `before` + `middle` + `after`, written straight into one Buffer (no string joined first). */
-export function joinedBody(before: string, middle: string, after: string): Buffer {
+/**
+ * `before` + `middle` + `after`, written straight into one Buffer (no string joined first). `middle` is
+ * text (PostgreSQL) or already bytes (SQLite's page, a BLOB), copied as they are.
+ */
+export function joinedBody(before: string, middle: string | Uint8Array, after: string): Buffer {
   const head = Buffer.byteLength(before);
-  const length = Buffer.byteLength(middle);
+  const length = typeof middle === 'string' ? Buffer.byteLength(middle) : middle.byteLength;
   const out = Buffer.allocUnsafe(head + length + Buffer.byteLength(after));
   out.write(before, 0);
-  out.write(middle, head);
+  if (typeof middle === 'string') out.write(middle, head);
+  else out.set(middle, head);
   out.write(after, head + length);
   return out;
 }
