@@ -117,10 +117,12 @@ describe('list pages read by worker threads (SQLite file)', () => {
   });
 
   it("SQLite's errors come back as SQLite's; a statement that writes is refused and changes nothing", async () => {
-    await expect(pool().all(sql`select * from no_such_table`.compile(server.db))).rejects.toMatchObject({
-      message: 'no such table: no_such_table',
-      code: 'SQLITE_ERROR',
-    });
+    // Twice: a statement the worker could not prepare is sent whole again (it keeps statements by number).
+    for (let i = 0; i < 2; i++)
+      await expect(pool().all(sql`select * from no_such_table`.compile(server.db))).rejects.toMatchObject({
+        message: 'no such table: no_such_table',
+        code: 'SQLITE_ERROR',
+      });
     const count = async () => Number((await server.db.selectFrom('products').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
     const before = await count();
     await expect(pool().all(sql`delete from products`.compile(server.db))).rejects.toThrow(/only statements that return rows|readonly/);

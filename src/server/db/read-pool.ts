@@ -111,6 +111,8 @@ parentPort.on('message', ({ id, key, sql, parameters, forget }) => {
 interface Pending {
   resolve(rows: Row[]): void;
   reject(error: Error): void;
+  /** The statement's text (`Reader.give` sets it). */
+  sql?: string;
 }
 
 interface Answer {
@@ -142,16 +144,27 @@ class Reader {
    * both forget them all (`forget` goes with the next text; messages arrive in order).
    */
   readonly #keys = new Map<string, number>();
+  #nextKey = 0;
 
   give(id: number, query: CompiledQuery, pending: Pending) {
     if (!this.pending.size) this.worker.ref();
+    pending.sql = query.sql;
     this.pending.set(id, pending);
     const key = this.#keys.get(query.sql);
     if (key !== undefined) return this.worker.postMessage({ id, key, parameters: query.parameters });
     const forget = this.#keys.size >= MAX_WORKER_STATEMENTS;
-    if (forget) this.#keys.clear();
-    this.#keys.set(query.sql, this.#keys.size);
-    this.worker.postMessage({ id, key: this.#keys.size - 1, sql: query.sql, parameters: query.parameters, forget });
+    if (forget) {
+      this.#keys.clear();
+      this.#nextKey = 0;
+    }
+    const made = this.#nextKey++;
+    this.#keys.set(query.sql, made);
+    this.worker.postMessage({ id, key: made, sql: query.sql, parameters: query.parameters, forget });
+  }
+
+  /** A text the worker failed on may not be kept there: it is sent whole again next time. */
+  forget(sql: string) {
+    this.#keys.delete(sql);
   }
 
   settle(id: number): Pending | undefined {
@@ -248,7 +261,10 @@ export class ReadPool {
     this.served++;
     reader.answered = true;
     this.#failedStarts = 0;
-    if (error) return pending.reject(new SqliteReadError(error.message, error.code));
+    if (error) {
+      reader.forget(pending.sql!);
+      return pending.reject(new SqliteReadError(error.message, error.code));
+    }
     const key = columns!.join('\u0000');
     let make = this.#makers.get(key);
     if (make === undefined && !this.#makers.has(key)) {
