@@ -19,7 +19,7 @@
  * SQLite table with more columns than its functions take arguments.
  *
  * SQLite keeps each record's text as it is written (stored-records.ts): a read answers the kept text, and
- * writes one only for a row that has none.
+ * writes the record itself only for a row that has none.
  */
 import { CompiledQuery, sql, type RawBuilder } from 'kysely';
 import type { ResourceDef } from '../../manifest/index.ts';
