@@ -96,6 +96,39 @@ describe('list pages read by worker threads (SQLite file)', () => {
     }
   });
 
+  it('queries asked in one turn go to the worker in one message and come back each with its own answer or error', async () => {
+    await page(); // the worker is running (a batch to a worker starting would be the same, only later)
+    const names = ['Zinc bowl', 'Ash chair', 'Maple desk'];
+    const byName = (name: string) => server.db.selectFrom('products').select(['id', 'name']).where('name', '=', name).orderBy('id');
+    const sentBefore = pool().sent;
+    const servedBefore = pool().served;
+    const asked = [
+      ...names.map((name) => pool().all(byName(name).compile())),
+      pool().all(sql`select * from no_such_table`.compile(server.db)).then(
+        () => 'answered',
+        (error: Error) => error.message,
+      ),
+      // The same statement twice in one batch: the second goes by the number the first was given.
+      pool().all(byName(names[0]).compile()),
+      pool().all(sql`select count(*) as n from products`.compile(server.db)),
+    ];
+    const answers = await Promise.all(asked);
+    expect(pool().sent).toBe(sentBefore + 1);
+    expect(pool().served).toBe(servedBefore + asked.length);
+    for (const [i, name] of names.entries()) expect(answers[i]).toEqual(await byName(name).execute());
+    expect(answers[3]).toBe('no such table: no_such_table');
+    expect(answers[4]).toEqual(answers[0]);
+    const n = Number((await server.db.selectFrom('products').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    expect(answers[5]).toEqual([{ n }]);
+    // Pages asked together through the API: each answers its own filter.
+    const pages = await Promise.all(names.map((name) => page({ q: name })));
+    for (const [i, res] of pages.entries()) {
+      expect(res.status).toBe(200);
+      expect(res.body.map((p: { name: string }) => p.name)).toContain(names[i]);
+      expect(res.body.every((p: { name: string }) => p.name.toLowerCase().includes(names[i].toLowerCase()))).toBe(true);
+    }
+  });
+
   it('a worker that dies mid-query: that read is answered by the main connection, the next by a new worker', async () => {
     const query = sql<{ n: number }>`${sql.raw(SLOW)}`;
     const slow = pool().all(query.compile(server.db));

@@ -10,7 +10,8 @@
  * What goes there: only a list's page (`readRows`, repository.ts), the dearer read, whose answer is
  * small to send back (25 rows, or one text of 25 records joined: json-records.ts `joinedPage`). A record
  * by id (about 10 µs of SQLite) costs less than the trip to a worker and back, and stays on the main
- * connection, as do counts (kept between writes), every write and every read inside a transaction (a
+ * connection (tried again with batched messages, alternating: 19,365 req/s on the main connection
+ * against 16,765 by the worker), as do counts (kept between writes), every write and every read inside a transaction (a
  * transaction is another Kysely instance: it has no pool, so it reads its own writes).
  *
  * What a reader sees: what is committed when its query starts. The server acknowledges a write only
@@ -81,13 +82,17 @@ class SqliteReadError extends Error {
 // every page), bounded as the main connection's are (sqlite-statements.ts), and run in raw mode: arrays
 // cross the thread boundary for less than objects, and the main thread makes them objects by one function
 // a statement. Bytes (a joined page is one BLOB: json-records.ts) are moved to the main thread, not copied.
+// Queries come in batches and their answers go back in one message (`Reader.give`); a batch of more than
+// one is read in one read transaction, so SQLite takes and releases its WAL read lock (two system calls)
+// once, not once a query. Its snapshot starts after every query in it was asked, so it holds every write
+// answered before any of them was.
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = 5000');
 const statements = new Map();
-parentPort.on('message', ({ id, key, sql, parameters, forget }) => {
+function run({ id, key, sql, parameters, forget }, moved) {
   try {
     if (forget) statements.clear();
     let kept = statements.get(key);
@@ -99,12 +104,25 @@ parentPort.on('message', ({ id, key, sql, parameters, forget }) => {
       statements.set(key, kept);
     }
     const rows = kept.statement.all(parameters);
-    const moved = [];
     for (const row of rows) for (const value of row) if (value instanceof Uint8Array && value.byteOffset === 0 && value.buffer.byteLength === value.byteLength) moved.push(value.buffer);
-    parentPort.postMessage({ id, rows, columns: kept.columns }, moved);
+    return { id, rows, columns: kept.columns };
   } catch (error) {
-    parentPort.postMessage({ id, error: { message: String((error && error.message) || error), code: error && error.code } });
+    return { id, error: { message: String((error && error.message) || error), code: error && error.code } };
   }
+}
+const begin = db.prepare('BEGIN');
+const commit = db.prepare('COMMIT');
+parentPort.on('message', (queries) => {
+  const moved = [];
+  const together = queries.length > 1;
+  if (together) begin.run();
+  let answers;
+  try {
+    answers = queries.map((query) => run(query, moved));
+  } finally {
+    if (together && db.inTransaction) commit.run();
+  }
+  parentPort.postMessage(answers, moved);
 });
 `;
 
@@ -113,6 +131,15 @@ interface Pending {
   reject(error: Error): void;
   /** The statement's text (`Reader.give` sets it). */
   sql?: string;
+}
+
+/** What the worker is sent for one query: a statement's number, and its text the first time. */
+interface Query {
+  id: number;
+  key: number;
+  sql?: string;
+  parameters: readonly unknown[];
+  forget?: boolean;
 }
 
 interface Answer {
@@ -130,11 +157,19 @@ class Reader {
   answered = false;
   readonly worker: Worker;
 
-  constructor(file: string, driver: string, onAnswer: (reader: Reader, answer: Answer) => void) {
+  constructor(
+    file: string,
+    driver: string,
+    onAnswer: (reader: Reader, answer: Answer) => void,
+    /** The pool's count of messages sent (ReadPool.sent). */
+    readonly sent: { n: number },
+  ) {
     this.worker = new Worker(WORKER, { eval: true, workerData: { file, driver } });
     // An idle worker keeps nothing alive; one with queries in flight does (`give`).
     this.worker.unref();
-    this.worker.on('message', (answer: Answer) => onAnswer(this, answer));
+    this.worker.on('message', (answers: Answer[]) => {
+      for (const answer of answers) onAnswer(this, answer);
+    });
     this.worker.on('error', (error) => void this.fail(error.message));
     this.worker.on('exit', (code) => void this.fail(`it exited (${code})`));
   }
@@ -146,12 +181,22 @@ class Reader {
   readonly #keys = new Map<string, number>();
   #nextKey = 0;
 
+  /**
+   * Queries given and not yet sent. They go to the worker together once the event loop has taken in what
+   * it had (`setImmediate`), and come back together: a message each way costs the main thread some
+   * microseconds and wakes the other thread, and under load many pages are asked in one turn of the loop
+   * (50 connections, cold sorted pages of 50,000 products: 10 or more a message). Alternating with the
+   * message-a-query server in one run: 12,554 -> 13,902 req/s, 92 -> 76 µs of CPU a page (main thread 60 -> 48).
+   */
+  #outbox: Query[] = [];
+
   give(id: number, query: CompiledQuery, pending: Pending) {
     if (!this.pending.size) this.worker.ref();
     pending.sql = query.sql;
     this.pending.set(id, pending);
+    if (!this.#outbox.length) setImmediate(this.#send);
     const key = this.#keys.get(query.sql);
-    if (key !== undefined) return this.worker.postMessage({ id, key, parameters: query.parameters });
+    if (key !== undefined) return void this.#outbox.push({ id, key, parameters: query.parameters });
     const forget = this.#keys.size >= MAX_WORKER_STATEMENTS;
     if (forget) {
       this.#keys.clear();
@@ -159,8 +204,17 @@ class Reader {
     }
     const made = this.#nextKey++;
     this.#keys.set(query.sql, made);
-    this.worker.postMessage({ id, key: made, sql: query.sql, parameters: query.parameters, forget });
+    this.#outbox.push({ id, key: made, sql: query.sql, parameters: query.parameters, forget });
   }
+
+  readonly #send = () => {
+    const queries = this.#outbox;
+    this.#outbox = [];
+    // A worker that failed meanwhile has rejected these already (`fail`).
+    if (this.dead) return;
+    this.sent.n++;
+    this.worker.postMessage(queries);
+  };
 
   /** A text the worker failed on may not be kept there: it is sent whole again next time. */
   forget(sql: string) {
@@ -220,6 +274,13 @@ export class ReadPool {
   /** How many queries workers have answered (tests: a list page is read by one). */
   served = 0;
 
+  /** How many messages (each a batch of queries) have been sent to workers (tests). */
+  get sent(): number {
+    return this.#sent.n;
+  }
+
+  readonly #sent = { n: 0 };
+
   /** The workers running now (tests end one to see the pool recover). */
   get threads(): readonly Worker[] {
     return this.#readers.filter((r) => !r.dead).map((r) => r.worker);
@@ -252,7 +313,7 @@ export class ReadPool {
   }
 
   #start() {
-    return new Reader(this.#file, this.#driver, (reader, answer) => this.#answered(reader, answer));
+    return new Reader(this.#file, this.#driver, (reader, answer) => this.#answered(reader, answer), this.#sent);
   }
 
   #answered(reader: Reader, { id, rows, columns, error }: Answer) {
