@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from '../../src/server/node-flags.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -113,7 +114,8 @@ export function startOurs(o: OursOptions, name = 'ours'): Promise<Child> {
   if (o.clientDir) args.push('--client-dir', o.clientDir);
   // BENCH_CPU_PROF=<folder>: ours writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  return spawnTs(name, 'serve-ours.ts', args, o.cacheMb === undefined ? {} : { READ_CACHE_MB: String(o.cacheMb) }, profile);
+  // The flags `npm start` runs the server with (node-flags.ts): the bench measures the server as it runs.
+  return spawnTs(name, 'serve-ours.ts', args, o.cacheMb === undefined ? {} : { READ_CACHE_MB: String(o.cacheMb) }, [...SERVER_NODE_FLAGS, ...profile]);
 }
 
 export function startCeiling(routesFile: string): Promise<Child> {
