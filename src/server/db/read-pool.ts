@@ -11,8 +11,8 @@
  * small to send back (25 rows, or one text of 25 records joined: json-records.ts `joinedPage`). A record
  * by id (about 10 µs of SQLite) costs less than the trip to a worker and back, and stays on the main
  * connection (tried again with batched messages, alternating: 19,365 req/s on the main connection
- * against 16,765 by the worker), as do counts (kept between writes), every write and every read inside a transaction (a
- * transaction is another Kysely instance: it has no pool, so it reads its own writes).
+ * against 16,765 by the worker), as do counts (kept between writes), every write and every read inside
+ * a transaction (a transaction is another Kysely instance: it has no pool, so it reads its own writes).
  *
  * What a reader sees: what is committed when its query starts. The server acknowledges a write only
  * after its commit (group-commit.ts), so a page asked after a write was answered holds it; a write in
@@ -186,7 +186,8 @@ class Reader {
    * it had (`setImmediate`), and come back together: a message each way costs the main thread some
    * microseconds and wakes the other thread, and under load many pages are asked in one turn of the loop
    * (50 connections, cold sorted pages of 50,000 products: 10 or more a message). Alternating with the
-   * message-a-query server in one run: 12,554 -> 13,902 req/s, 92 -> 76 µs of CPU a page (main thread 60 -> 48).
+   * message-a-query server in one run: 12,554 -> 13,902 req/s, 92 -> 76 µs of CPU a page (main thread
+   * 60 -> 48).
    */
   #outbox: Query[] = [];
 
