@@ -404,6 +404,24 @@ describe.each(engines)('content and places API (%s)', (engine) => {
     expect(ids(after.body[about])).toEqual([team.id]);
   });
 
+  it("footer-info groups menus named like an object's own properties as any others", async () => {
+    // Group names are users' text: found by the fuzz test, a group named `constructor` answered 500.
+    const made: Record<string, string> = {};
+    for (const group of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      const res = await a().post('/footer-menus/', { name: unique('Odd'), href: '/odd', group, order: 1 });
+      expect(res.status).toBe(201);
+      made[group] = res.body.id;
+    }
+    const info = await a().get('/footer-menus/footer-info');
+    expect(info.status).toBe(200);
+    const text = JSON.stringify(info.body);
+    for (const [group, id] of Object.entries(made)) {
+      expect(Object.prototype.hasOwnProperty.call(info.body, group), `${group} in ${text.slice(0, 200)}`).toBe(true);
+      expect(ids(info.body[group])).toContain(id);
+    }
+    for (const id of Object.values(made)) expect((await a().del(`/footer-menus/${id}`)).status).toBe(200);
+  });
+
   it('pages, notices and site settings: read by slug, by type, and the delivery-time notice', async () => {
     const slug = unique('terms').replace(' ', '-');
     const page = { id: newId(), title: 'Terms', slug, content: '<p>Be nice.</p>', ...stamp() };

@@ -143,9 +143,16 @@ function registerGrouped(get: Get, url: string, db: Db, registry: Registry, r: R
     const owned = ownershipOf(registry, r, request, ALL_ROWS);
     const answer = await cache.get(`grouped ${url} ${owned.reach.key}`, withOwned([r.name], owned), async (): Promise<Answer> => {
       const rows = (await listQueries(db, r, query, undefined, owned.narrow).page.execute()).map((row) => toRecord(r, row)!);
-      const groups: Record<string, Row[]> = {};
-      for (const row of rows) (groups[String(row[read.by] ?? '')] ??= []).push(row);
-      return { body: serialize(reply, groups) };
+      // Grouped in a Map: the names are users' text, and on a plain object a group named `constructor`
+      // or `toString` found Object's own function there (a 500) and `__proto__` set its prototype.
+      const groups = new Map<string, Row[]>();
+      for (const row of rows) {
+        const name = String(row[read.by] ?? '');
+        const group = groups.get(name);
+        if (group) group.push(row);
+        else groups.set(name, [row]);
+      }
+      return { body: serialize(reply, Object.fromEntries(groups)) };
     });
     return sendAnswer(reply, answer);
   });
