@@ -62,14 +62,17 @@ const MAX_SQLITE_ARGUMENTS = 126;
 export function joinedPage(db: Db, page: CompiledQuery): CompiledQuery<JoinedRow> {
   // SQLite: as bytes (a BLOB), which the read worker hands to the main thread without a copy and the
   // answer takes as they are; a text is made a string in the worker, copied across and encoded again.
-  const joined = isSqlite(db) ? `cast(group_concat("${JSON_COLUMN}", ',') as blob)` : `string_agg("${JSON_COLUMN}", ',')`;
+  // With its brackets, so a plain list's answer is these very bytes (routes/reads.ts), not a copy with them added.
+  const joined = isSqlite(db)
+    ? `cast('[' || coalesce(group_concat("${JSON_COLUMN}", ','), '') || ']' as blob)`
+    : `'[' || coalesce(string_agg("${JSON_COLUMN}", ','), '') || ']'`;
   return CompiledQuery.raw(`select count(*) as "n", ${joined} as "page" from (${page.sql}) as "joined"`, [...page.parameters]) as CompiledQuery<JoinedRow>;
 }
 
-/** What `joinedPage` answers: PostgreSQL's count is a bigint, which node-postgres gives as text; SQLite's page is bytes. */
+/** What `joinedPage` answers: PostgreSQL's count is a bigint, which node-postgres gives as text; SQLite's page is bytes. The page is a JSON array (`[]` for none). */
 export interface JoinedRow {
   n: number | string;
-  page: string | Uint8Array | null;
+  page: string | Uint8Array;
 }
 
 /** SQLite's refusal to write a BLOB into JSON: the caller answers by the row path instead. */

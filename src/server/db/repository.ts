@@ -270,7 +270,7 @@ export async function listJson(db: Db, r: ResourceDef, query: ListQuery, scope?:
     const { rows, ...n } = await readPage(db, r, query, scope, kept, narrow, asJson);
     // One row (`joinedPage`), or none where a search's count said the page was past the end.
     const page = takeFirst(rows) as JoinedRow | undefined;
-    return { count: Number(page?.n ?? 0), joined: page?.page ?? '', ...n };
+    return { count: Number(page?.n ?? 0), joined: page?.page ?? '[]', ...n };
   } catch (error) {
     if (isBlobRefusal(error)) return undefined;
     throw error;

@@ -26,3 +26,11 @@ export function joinedBody(before: string, middle: string | Uint8Array, after: s
   out.write(after, head + length);
   return out;
 }
+
+/**
+ * A page's whole answer as a Buffer: bytes (SQLite's page, moved from the read worker) as they are, not
+ * copied; text (PostgreSQL) written once.
+ */
+export function asBody(page: string | Uint8Array): Buffer {
+  return typeof page === 'string' ? Buffer.from(page) : Buffer.from(page.buffer, page.byteOffset, page.byteLength);
+}

@@ -26,7 +26,7 @@ import { ESTIMATED_HEADER } from '../db/count.ts';
 import type { ReadCache } from '../db/read-cache.ts';
 import { notFound } from '../errors.ts';
 import { etagOf } from './versions.ts';
-import { joinedBody } from './answer-body.ts';
+import { asBody, joinedBody } from './answer-body.ts';
 import { csvChunks, sendCsv, wantsCsv } from './export.ts';
 import { responseOptionsOf, serialize } from './response-schemas.ts';
 
@@ -238,9 +238,10 @@ function registerList(get: Get, url: string, db: Db, registry: Registry, r: Reso
         ({ total, estimated } = written);
         count = written.count;
         // The envelope as `serialize` writes it: the schema names exactly these four, in this order.
+        // `joined` is the page's JSON array: as it came (SQLite's bytes are the read worker's, moved, not copied), or enveloped.
         body = paging === 'page'
-          ? joinedBody('{"data":[', written.joined, `],"total":${total},"page":${page},"limit":${limit}}`)
-          : joinedBody('[', written.joined, ']');
+          ? joinedBody('{"data":', written.joined, `,"total":${total},"page":${page},"limit":${limit}}`)
+          : asBody(written.joined);
       } else {
         const listed = await list(db, r, parsed, scope, kept, owned.narrow);
         ({ total, estimated } = listed);
