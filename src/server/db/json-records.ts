@@ -39,8 +39,8 @@ const MAX_SQLITE_ARGUMENTS = 126;
 
 /**
  * A page of records as JSON (`page`, selecting JSON_COLUMN), answered as one row: how many records
- * (`n`) and their texts joined by commas, in the page's order (`page`; null for none), by the database:
- * SQLite's `group_concat`, PostgreSQL's `string_agg`.
+ * (`n`) and their texts joined by commas in the page's order, in brackets (`page`, a JSON array; `[]` for
+ * none), by the database: SQLite's `group_concat`, PostgreSQL's `string_agg`.
  *
  * Why: 25 texts a page were 25 strings made as they were read (on SQLite, by a read worker, then copied
  * one by one to the main thread; on PostgreSQL, 25 rows parsed by node-postgres) and written into the

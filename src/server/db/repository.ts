@@ -258,7 +258,7 @@ export async function list(db: Db, r: ResourceDef, query: ListQuery, scope?: Sco
 }
 
 /**
- * `list` with its records as JSON text written and joined by commas by the database (json-records.ts):
+ * `list` with its records as JSON text written and joined into a JSON array by the database (json-records.ts):
  * the same records in the same order, never made into objects. Undefined where only `list` answers: a
  * table too wide, or (SQLite) a page holding a BLOB, which `json_object` refuses; `list` answers it as it
  * always has.
