@@ -143,8 +143,8 @@ function registerGrouped(get: Get, url: string, db: Db, registry: Registry, r: R
     const owned = ownershipOf(registry, r, request, ALL_ROWS);
     const answer = await cache.get(`grouped ${url} ${owned.reach.key}`, withOwned([r.name], owned), async (): Promise<Answer> => {
       const rows = (await listQueries(db, r, query, undefined, owned.narrow).page.execute()).map((row) => toRecord(r, row)!);
-      // Grouped in a Map: the names are users' text, and on a plain object a group named `constructor`
-      // or `toString` found Object's own function there (a 500) and `__proto__` set its prototype.
+      // Grouped in a Map: the names are users' text, and on a plain object a group named `constructor`,
+      // `toString` or `__proto__` found what Object.prototype holds under that name, not an array (a 500).
       const groups = new Map<string, Row[]>();
       for (const row of rows) {
         const name = String(row[read.by] ?? '');
