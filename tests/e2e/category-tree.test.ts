@@ -69,8 +69,18 @@ describe.skipIf(!hasChromium)('category tree in the browser', () => {
     const parent = dialog().getByRole('combobox', { name: /parent category/i });
     await parent.fill('Aquar');
     await page.getByRole('option', { name: 'Aquariums' }).click();
+    // The picker holds the parent before the dialog is sent: on a slow machine (CI, 2026-11-28) no toast
+    // came within 15 s of Create once, and a click landing while the searched options were replaced is
+    // the likeliest cause; picked again if it did not take.
+    await expect
+      .poll(async () => {
+        const held = await parent.inputValue();
+        if (held !== 'Aquariums') await page.getByRole('option', { name: 'Aquariums' }).click({ timeout: 2_000 }).catch(() => {});
+        return held;
+      }, { timeout: 15_000 })
+      .toBe('Aquariums');
     await dialog().getByRole('button', { name: 'Create' }).click();
-    await expect.poll(() => toast().textContent()).toContain('Child category created successfully.');
+    await toast().getByText('Child category created successfully.').waitFor();
     await dialog().waitFor({ state: 'detached' });
 
     const child = await server.db.selectFrom('childCategories').selectAll().where('name', '=', 'Fish Tanks').executeTakeFirstOrThrow();
