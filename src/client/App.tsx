@@ -25,6 +25,7 @@ import { ToastNotifications } from './shell/Notifications.tsx';
 import { darkTheme, lightTheme } from './shell/theme.ts';
 import { ToastProvider } from './shell/toast.tsx';
 import { captureReferral } from './areas/referral-storage.ts';
+import { addressRouterProvider } from './dialogs/address-router.ts';
 
 const loadRegistry = () => import('../../resources/index.ts').then((m) => m.registry);
 const loadResources = () => import('./generate/resources.tsx');
@@ -80,6 +81,8 @@ export function App({ dataProvider = defaults.dataProvider, authProvider = defau
         authProvider={authProvider}
         i18nProvider={defaultI18nProvider}
         store={store}
+        // A list's own writes to the URL keep the dialog address it holds (address-router.ts).
+        routerProvider={addressRouterProvider}
         theme={lightTheme}
         darkTheme={darkTheme}
       >

@@ -10,25 +10,9 @@ import { dialogAccess, allows, type Registry } from '../../manifest/index.ts';
 import type { Toast } from '../shell/toast.tsx';
 import type { DialogData, OpenDialog } from './context.ts';
 import { addressedResource, rowDialogData } from '../generate/list-dialogs.ts';
-
-/** The query parameters a dialog's address uses. */
-export const DIALOG_PARAM = 'dialog';
-export const ID_PARAM = 'id';
+import { DIALOG_PARAM, ID_PARAM, withDialog } from './address.ts';
 
 const keyOf = (type: string, id: unknown) => `${type} ${id ?? ''}`;
-
-/** The search string with the dialog's parameters set (or, for `undefined`, removed). */
-function withDialog(search: string, type?: string, id?: unknown): string {
-  const params = new URLSearchParams(search);
-  params.delete(DIALOG_PARAM);
-  params.delete(ID_PARAM);
-  if (type) {
-    params.set(DIALOG_PARAM, type);
-    if (id !== undefined && id !== null && id !== '') params.set(ID_PARAM, String(id));
-  }
-  const text = params.toString();
-  return text ? `?${text}` : '';
-}
 
 interface Options {
   registry: Registry;

@@ -7,7 +7,7 @@
  * Nowhere when the role may not read the target's list.
  */
 import { listFields, listOptions, type ResourceDef } from '../../manifest/index.ts';
-import { DIALOG_PARAM, ID_PARAM } from '../dialogs/deep-link.ts';
+import { DIALOG_PARAM, ID_PARAM } from '../dialogs/address.ts';
 import { allows, listAccess } from './access.ts';
 import { listDialogs } from './list-dialogs.ts';
 
