@@ -6,7 +6,7 @@
  * react-admin builds such a write from the query it last rendered, and the router renders a new location
  * in a transition, which a busy machine can leave pending for seconds. Typing in a list's search right
  * after a dialog closed then wrote the closed dialog's address back, and the dialog opened again (CI at
- * 280521f, 2026-11-28; the category tree's browser test, on a loaded machine, failed so in 4 runs of 7
+ * 280521f, 2026-11-28; the category tree's browser test, on a loaded machine, failed so in 2 runs of 3
  * before this and in none of 8 after). A list left while a dialog was open remembered the dialog's
  * address with its parameters, and opened it again on the next visit. The dialog's parameters belong to
  * the dialog host (deep-link.ts), which writes whole locations (a pathname with its search), so its own
