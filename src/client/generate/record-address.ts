@@ -7,7 +7,7 @@
  * Nowhere when the role may not read the target's list.
  */
 import { listFields, listOptions, type ResourceDef } from '../../manifest/index.ts';
-import { DIALOG_PARAM, ID_PARAM } from '../dialogs/address.ts';
+import { withDialog } from '../dialogs/address.ts';
 import { allows, listAccess } from './access.ts';
 import { listDialogs } from './list-dialogs.ts';
 
@@ -19,10 +19,7 @@ export function recordAddress(target: ResourceDef, record: Target | undefined, r
   if (target.reads.list?.kind !== 'list' || !allows(listAccess(target), role)) return undefined;
   const offered = listDialogs(target, role);
   const dialog = offered.edit ?? offered.details;
-  if (dialog) {
-    const query = new URLSearchParams({ [DIALOG_PARAM]: dialog.type, [ID_PARAM]: String(record.id) });
-    return `/${target.name}?${query}`;
-  }
+  if (dialog) return `/${target.name}${withDialog('', dialog.type, record.id)}`;
   const filters = listOptions(target).filters;
   const by = listFields(target).find((f) => f.unique && filters.includes(f.name) && record[f.name] !== undefined)?.name ?? 'id';
   return `/${target.name}?${new URLSearchParams({ filter: JSON.stringify({ [by]: record[by] }) })}`;
