@@ -12,7 +12,7 @@ import { registry } from '../../resources/index.ts';
 import { App } from '../../src/client/App.tsx';
 import { createAuthProvider } from '../../src/client/providers/auth.ts';
 import { createDataProvider, listPath } from '../../src/client/providers/data.ts';
-import { keepDialogAddress, withDialog } from '../../src/client/dialogs/address.ts';
+import { hasListParams, keepDialogAddress, withDialog } from '../../src/client/dialogs/address.ts';
 import { addressRouterProvider } from '../../src/client/dialogs/address-router.ts';
 import { fakeServer, listAnswer } from './fake-server.ts';
 
@@ -56,16 +56,29 @@ describe('the dialog parameters of a search', () => {
   });
 });
 
+describe('a list’s parameters', () => {
+  it('are any but the dialog’s', () => {
+    expect(hasListParams('')).toBe(false);
+    expect(hasListParams('?dialog=updateCategory&id=c1')).toBe(false);
+    expect(hasListParams(`?${FILTER}`)).toBe(true);
+    expect(hasListParams('?dialog=createCategory&page=2')).toBe(true);
+  });
+});
+
 describe('the app’s router', () => {
-  /** Navigates as a list does (`{ search }` only) or as the dialog host does (a pathname with it). */
-  function Navigator({ to }: { to: { pathname?: string; search: string } }) {
+  type To = { pathname?: string; search: string };
+  /**
+   * Navigates as a list does (`{ search }` only), as a list restoring the parameters it remembers does
+   * (the same, replacing), or as the dialog host does (a pathname with it).
+   */
+  function Navigator({ to, replace }: { to: To; replace?: boolean }) {
     const navigate = useNavigate();
-    return <button onClick={() => navigate(to)}>go</button>;
+    return <button onClick={() => navigate(to, { replace })}>go</button>;
   }
-  const renderNavigator = (to: { pathname?: string; search: string }) =>
+  const renderNavigator = (to: To, replace?: boolean) =>
     render(
       <AdminContext routerProvider={addressRouterProvider}>
-        <Navigator to={to} />
+        <Navigator to={to} replace={replace} />
       </AdminContext>,
     );
 
@@ -81,6 +94,21 @@ describe('the app’s router', () => {
     renderNavigator({ search: `?${FILTER}` });
     await userEvent.click(screen.getByRole('button', { name: 'go' }));
     await waitFor(() => expect(window.location.hash).toBe(`#/categories?${FILTER}&dialog=updateCategory&id=c1`));
+  });
+
+  it('restores a list’s remembered parameters into an address that has none but a dialog’s', async () => {
+    at('/categories?dialog=createCategory');
+    renderNavigator({ search: '?order=ASC&sort=name' }, true);
+    await userEvent.click(screen.getByRole('button', { name: 'go' }));
+    await waitFor(() => expect(window.location.hash).toBe('#/categories?order=ASC&sort=name&dialog=createCategory'));
+  });
+
+  it('drops a restore that lands after the user chose parameters of their own', async () => {
+    at(`/categories?${FILTER}&order=DESC`);
+    renderNavigator({ search: '?filter=%7B%22q%22%3A%22Fish%22%7D&order=ASC' }, true);
+    await userEvent.click(screen.getByRole('button', { name: 'go' }));
+    await act(settled);
+    expect(window.location.hash).toBe(`#/categories?${FILTER}&order=DESC`);
   });
 
   it('lets a whole location through as it is (the dialog host’s own writes, links)', async () => {

@@ -39,3 +39,9 @@ export function keepDialogAddress(search: string, now: string): string {
   if ((asked.get(DIALOG_PARAM) ?? undefined) === type && (asked.get(ID_PARAM) ?? undefined) === id) return search;
   return withDialog(search, type, id);
 }
+
+/** Whether a search holds any parameter besides a dialog's address (a list's filter, sort, page…). */
+export function hasListParams(search: string): boolean {
+  for (const name of new URLSearchParams(search).keys()) if (name !== DIALOG_PARAM && name !== ID_PARAM) return true;
+  return false;
+}
