@@ -1,7 +1,9 @@
 /**
- * react-admin's router with one change, so no list can bring back a dialog the user has closed: a
- * navigation that changes only the search (a list writing its filter, sort or page into the URL, or
- * restoring the parameters it remembers) keeps the dialog address the URL holds now.
+ * react-admin's router, changed only for the navigations that change nothing but the search (a list
+ * writing its filter, sort or page into the URL, or restoring the parameters it remembers), which are
+ * judged against the URL as it is now: such a write keeps the dialog address the URL holds, so no list
+ * can bring back a dialog the user has closed; and a restore is dropped once the URL holds a list's
+ * parameters, so none can overwrite a search the user has typed.
  *
  * react-admin builds such a write from the query it last rendered, and the router renders a new location
  * in a transition, which a busy machine can leave pending for seconds. Typing in a list's search right
