@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE } from '../../src/manifest/index.ts';
 import { sendEmail, closeTransports } from '../../src/server/email/index.ts';
 import { engines, startTestServer, type TestServer } from '../support/server.ts';
+import { watchMainQueries } from '../support/main-queries.ts';
 
 const NAMES = ['Café crème brûlée', '東京の器 👜', 'Zürich “quoted” \\ back\\slash'];
 
@@ -78,13 +79,7 @@ describe.each(engines)('list pages as bytes (%s)', (engine) => {
 
   it("empties the driver's rows once a page or a record is read from them (taken-rows.ts)", async () => {
     const seen: unknown[][] = [];
-    const db = server.db as unknown as { executeQuery: (q: unknown) => Promise<{ rows: unknown[] }> };
-    const original = db.executeQuery.bind(db);
-    db.executeQuery = async (q) => {
-      const result = await original(q);
-      seen.push(result.rows);
-      return result;
-    };
+    const stop = watchMainQueries(server.db, (_sql, rows) => seen.push(rows));
     try {
       // A page never asked before (the read cache would answer a repeated one), and a record by its slug.
       const page = await raw('/top-categories', { filter: { q: `none-${Date.now()}` }, range: [0, 4] });
@@ -94,7 +89,7 @@ describe.each(engines)('list pages as bytes (%s)', (engine) => {
       const one = await server.api('GET', `/top-categories/${first.slug}`, { cookie: admin });
       expect(one.status).toBe(200);
     } finally {
-      delete (db as { executeQuery?: unknown }).executeQuery;
+      stop();
     }
     // SQLite reads pages in a worker (its rows are its own); the record is read here on both engines.
     expect(seen.length).toBeGreaterThan(0);

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSON_COLUMN } from '../../src/server/db/json-records.ts';
 import { engines, startTestServer, type TestServer } from '../support/server.ts';
+import { watchMainQueries } from '../support/main-queries.ts';
 
 describe.each(engines)('a record read as the database writes it (%s)', (engine) => {
   let server: TestServer;
@@ -21,13 +22,11 @@ describe.each(engines)('a record read as the database writes it (%s)', (engine) 
   /** Runs `read` and answers the SQL texts of the queries it sent to the main connection. */
   async function queriesOf(read: () => Promise<void>): Promise<string[]> {
     const texts: string[] = [];
-    const db = server.db as unknown as { executeQuery: (q: { sql: string }) => Promise<unknown> };
-    const original = db.executeQuery.bind(db);
-    db.executeQuery = (q) => (texts.push(q.sql), original(q));
+    const stop = watchMainQueries(server.db, (sql) => texts.push(sql));
     try {
       await read();
     } finally {
-      delete (db as { executeQuery?: unknown }).executeQuery;
+      stop();
     }
     return texts;
   }

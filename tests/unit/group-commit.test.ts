@@ -3,7 +3,7 @@
  * as another process would see it: write transactions that come together share a commit, none returns
  * before its commit, a failed write leaves the others, a failed commit keeps none of its group, and a
  * read never sees a write not yet committed. Reads of one turn share a read transaction, which never
- * holds back a write.
+ * holds back a write. Records read one at a time (`readInTurn`) run together once their turn is over.
  */
 import SQLite from 'better-sqlite3';
 import { Kysely, sql } from 'kysely';
@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GroupCommitSqliteDialect } from '../../src/server/db/group-commit.ts';
+import { attachTurnReads, GroupCommitSqliteDialect, readInTurn } from '../../src/server/db/group-commit.ts';
 import { withStatementCache } from '../../src/server/db/sqlite-statements.ts';
 import { newId } from '../../src/server/db/id.ts';
 
@@ -31,6 +31,7 @@ function open(maxGroup?: number, beforeCommit?: (sqlite: SQLite.Database) => voi
     create table child (id text primary key, parent text references parent(id) deferrable initially deferred);`);
   const dialect = new GroupCommitSqliteDialect(sqlite, withStatementCache(sqlite), { maxGroup, beforeCommit: beforeCommit && (() => beforeCommit(sqlite)) });
   const db = new Kysely<any>({ dialect });
+  attachTurnReads(db, dialect.driver);
   // Another connection to the same file: it sees what is committed, nothing else.
   const other = new SQLite(file, { readonly: true });
   const seen = (id: string) => other.prepare('select count(*) as c from t where id = ?').get(id) as { c: number };
@@ -196,6 +197,58 @@ describe('group commit (SQLite)', () => {
     const after = newId();
     await insert(db, after);
     expect(seen(after)).toBe(true);
+  });
+});
+
+describe('reads in turn (SQLite)', () => {
+  const byId = (db: Kysely<any>, id: string) => db.selectFrom('t').selectAll().where('id', '=', id).compile();
+
+  it('run together once the turn has taken them in, each answered its own rows; one that fails rejects alone', async () => {
+    const { db, stats } = open();
+    const ids = Array.from({ length: 20 }, () => newId());
+    for (const [n, id] of ids.entries()) await insert(db, id, n);
+    await new Promise((resolve) => setImmediate(resolve));
+    const [batches, reads] = [stats.turnBatches, stats.turnReads];
+    const given = ids.map((id) => readInTurn(db, byId(db, id)));
+    const broken = readInTurn(db, db.selectFrom('missing').selectAll().compile());
+    // Nothing runs in the turn that gives them.
+    expect(stats.turnReads).toBe(reads);
+    const rows = await Promise.all(given);
+    expect(rows.map((r) => r.map((x) => x.id))).toEqual(ids.map((id) => [id]));
+    expect(rows.map((r) => r[0].n)).toEqual(ids.map((_, n) => n + 1));
+    await expect(broken).rejects.toThrow(/no such table: missing/);
+    expect(stats.turnBatches).toBe(batches + 1);
+    expect(stats.turnReads).toBe(reads + 21);
+    // The next turn's are a batch of their own.
+    expect(await readInTurn(db, byId(db, ids[0]))).toHaveLength(1);
+    expect(stats.turnBatches).toBe(batches + 2);
+  });
+
+  it('see every write acknowledged before them, and none not yet committed', async () => {
+    const { db, seen } = open();
+    const done = newId();
+    await insert(db, done);
+    expect(await readInTurn(db, byId(db, done))).toHaveLength(1);
+    // A write in flight: if a read of the same turn finds it, it had been committed (another connection saw it).
+    const flying = newId();
+    const write = insert(db, flying);
+    const found = await readInTurn(db, byId(db, flying));
+    if (found.length) expect(seen(flying)).toBe(true);
+    await write;
+    expect(await readInTurn(db, byId(db, flying))).toHaveLength(1);
+  });
+
+  it('inside a transaction read at once, on the transaction, its own writes included', async () => {
+    const { db, stats, seen } = open();
+    const id = newId();
+    const reads = stats.turnReads;
+    const inside = await db.transaction().execute(async (trx) => {
+      await trx.insertInto('t').values({ id, n: 7 }).execute();
+      return readInTurn(trx, byId(trx, id));
+    });
+    expect(inside).toEqual([{ id, n: 7 }]);
+    expect(stats.turnReads).toBe(reads);
+    expect(seen(id)).toBe(true);
   });
 });
 

@@ -8,7 +8,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { withStatementCache } from './sqlite-statements.ts';
-import { GroupCommitSqliteDialect } from './group-commit.ts';
+import { attachTurnReads, GroupCommitSqliteDialect } from './group-commit.ts';
 import { searchQueueFlusher } from './search-pending.ts';
 import { FALLBACK_CHECKPOINT_PAGES, startCheckpointer } from './checkpointer.ts';
 import { prepareReadingStatements } from './pg-statements.ts';
@@ -55,9 +55,10 @@ export async function connect(options: ConnectOptions): Promise<Database> {
   const checkpointer = file === ':memory:' ? undefined : await startCheckpointer(file);
   // Write transactions that come together share one commit, each acknowledged after it (group-commit.ts);
   // the rows they queued for the search index are indexed just before it (search-pending.ts).
-  const db = new Kysely<any>({
-    dialect: new GroupCommitSqliteDialect(sqlite, withStatementCache(sqlite), { beforeCommit: searchQueueFlusher(sqlite) }),
-  });
+  const dialect = new GroupCommitSqliteDialect(sqlite, withStatementCache(sqlite), { beforeCommit: searchQueueFlusher(sqlite) });
+  const db = new Kysely<any>({ dialect });
+  // Records read one at a time run together with the others of their turn (group-commit.ts `readInTurn`).
+  attachTurnReads(db, dialect.driver);
   // A memory database is this connection's alone: no other connection can read it.
   const readWorkers = file === ':memory:' ? 0 : (options.readWorkers ?? parseReadWorkers(process.env.READ_WORKERS));
   const pool = readWorkers > 0 ? new ReadPool(file, readWorkers) : undefined;

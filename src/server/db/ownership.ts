@@ -13,6 +13,7 @@ import type { Db, Row } from './repository.ts';
 import { recordQuery, recordSelect } from './compiled-queries.ts';
 import { isBlobRefusal, JSON_COLUMN, recordJsonOf } from './json-records.ts';
 import { VERSION } from './tables.ts';
+import { readInTurn } from './group-commit.ts';
 import { takeFirst } from './taken-rows.ts';
 
 /** The accounts table: owners are its ids, and teams are read from it. */
@@ -99,8 +100,12 @@ export function whereReachable<QB extends SelectQueryBuilder<any, any, any>>(
 /** One row by `field`, if it exists and is within reach. */
 export async function findReachable(db: Db, registry: Registry, r: ResourceDef, reach: Reach, field: string, value: unknown): Promise<Row | undefined> {
   // Every row reachable: the query is the same for every value, compiled once (compiled-queries.ts).
-  if (reach.kind === 'all') return takeFirst((await db.executeQuery(recordQuery(db, r.name, field, value))).rows);
-  return whereReachable(registry, r, reach, db.selectFrom(r.name).selectAll(r.name).where(`${r.name}.${field}`, '=', value)).executeTakeFirst();
+  // Read with the others of this turn (group-commit.ts `readInTurn`).
+  const query =
+    reach.kind === 'all'
+      ? recordQuery(db, r.name, field, value)
+      : whereReachable(registry, r, reach, db.selectFrom(r.name).selectAll(r.name).where(`${r.name}.${field}`, '=', value)).compile();
+  return takeFirst(await readInTurn<Row>(db, query));
 }
 
 /** A record as the database writes it (json-records.ts) and its version, the ETag. */
@@ -123,7 +128,7 @@ export async function findReachableJson(db: Db, registry: Registry, r: ResourceD
       ? recordQuery(db, r.name, field, value, asJson)
       : whereReachable(registry, r, reach, recordSelect(db, r.name, asJson).where(`${r.name}.${field}`, '=', value)).compile();
   try {
-    const row = takeFirst((await db.executeQuery(query)).rows) as Row | undefined;
+    const row = takeFirst(await readInTurn<Row>(db, query));
     return row ? { record: row[JSON_COLUMN] as string, version: row[VERSION] } : null;
   } catch (error) {
     if (isBlobRefusal(error)) return undefined;
