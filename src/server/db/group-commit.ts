@@ -43,8 +43,9 @@ export interface GroupCommitStats {
   writes: number;
   /** Read transactions opened for the reads of a turn (`#readTogether`). */
   readTransactions: number;
-  /** Batches of reads run together at the end of a turn (`readInTurn`), and the reads they held. */
+  /** Batches of reads run together at the end of a turn (`readInTurn`). */
   turnBatches: number;
+  /** The reads those batches held. */
   turnReads: number;
 }
 
