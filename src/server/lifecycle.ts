@@ -15,6 +15,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import { Slots } from './slots.ts';
 
 /** The longest a shutdown may take, signal to exit. */
 export const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -40,12 +41,12 @@ export type ShutdownResult = 'clean' | 'forced';
 export function gracefulShutdown(app: FastifyInstance, { timeoutMs = SHUTDOWN_TIMEOUT_MS, log = console.log }: ShutdownOptions = {}) {
   const server = app.server;
   // Requests being answered; tracked from now on (the server has just started listening).
-  const inFlight = new Set<ServerResponse>();
+  const inFlight = new Slots<ServerResponse>();
   let whenDrained: (() => void) | undefined;
   server.on('request', (_request, response: ServerResponse) => {
-    inFlight.add(response);
+    const slot = inFlight.add(response);
     response.once('close', () => {
-      inFlight.delete(response);
+      inFlight.take(slot);
       if (inFlight.size === 0) whenDrained?.();
     });
   });

@@ -30,6 +30,7 @@ import { cpus } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { CompiledQuery, Kysely } from 'kysely';
 import { rowMaker } from './sqlite-statements.ts';
+import { Slots } from '../slots.ts';
 
 type Row = Record<string, unknown>;
 
@@ -151,7 +152,8 @@ interface Answer {
 
 /** One worker and the queries it has been given and not answered. */
 class Reader {
-  readonly pending = new Map<number, Pending>();
+  /** Queries given and not answered, each under its slot, the number its answer comes back with (slots.ts). */
+  readonly pending = new Slots<Pending>();
   dead = false;
   /** It answered a query once at least (it started well). */
   answered = false;
@@ -191,10 +193,10 @@ class Reader {
    */
   #outbox: Query[] = [];
 
-  give(id: number, query: CompiledQuery, pending: Pending) {
+  give(query: CompiledQuery, pending: Pending) {
     if (!this.pending.size) this.worker.ref();
     pending.sql = query.sql;
-    this.pending.set(id, pending);
+    const id = this.pending.add(pending);
     if (!this.#outbox.length) setImmediate(this.#send);
     const key = this.#keys.get(query.sql);
     if (key !== undefined) return void this.#outbox.push({ id, key, parameters: query.parameters });
@@ -223,8 +225,7 @@ class Reader {
   }
 
   settle(id: number): Pending | undefined {
-    const pending = this.pending.get(id);
-    this.pending.delete(id);
+    const pending = this.pending.take(id);
     if (!this.pending.size) this.worker.unref();
     return pending;
   }
@@ -234,7 +235,7 @@ class Reader {
     if (!this.dead) {
       this.dead = true;
       const error = new ReadPoolUnavailable(reason);
-      for (const pending of this.pending.values()) pending.reject(error);
+      for (const pending of this.pending) pending.reject(error);
       this.pending.clear();
     }
     await this.worker.terminate();
@@ -249,7 +250,6 @@ export class ReadPool {
   readonly #readers: Reader[] = [];
   /** Objects made from raw rows, a function per statement's columns (sqlite-statements.ts). */
   readonly #makers = new Map<string, ((values: unknown[]) => Row) | undefined>();
-  #nextId = 0;
   #closed = false;
   /** Workers in a row that died before answering anything; at FAILED_STARTS the pool stops starting them. */
   #failedStarts = 0;
@@ -268,8 +268,7 @@ export class ReadPool {
     } catch (error) {
       return Promise.reject(error);
     }
-    const id = ++this.#nextId;
-    return new Promise<Row[]>((resolve, reject) => reader.give(id, query, { resolve, reject }));
+    return new Promise<Row[]>((resolve, reject) => reader.give(query, { resolve, reject }));
   }
 
   /** How many queries workers have answered (tests: a list page is read by one). */
