@@ -3,7 +3,7 @@
  * row-level writes. Values arriving here are already validated; the rules of writing (slugs, parents,
  * hashes) live in `writes.ts`.
  */
-import { sql, type CompiledQuery, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { sql, type AliasedRawBuilder, type CompiledQuery, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Embed, Registry, ResourceDef } from '../../manifest/index.ts';
 import type { ListQuery } from './list-query.ts';
 import type { ReadCache } from './read-cache.ts';
@@ -109,8 +109,19 @@ export function listQueries(
     // (rowid and sort key; the test, `field like`, reads the field from it where the index holds it),
     // and only the page's rows are then read whole. Reading every walked row whole cost twice as much
     // (50,000 top categories, 'glass': 159 -> 83 µs for the walk).
-    const walked = paged(ordered(rows.select(sql<number>`${sql.table(r.name)}.rowid`.as('rowid'))));
-    return ordered(selected(db.selectFrom(r.name)).where(sql<boolean>`${sql.table(r.name)}.rowid in (${walked})`));
+    // The walk hands its rows on in its order with their sort values, and each is read by its rowid:
+    // SQLite then knows the page is already in order and sorts nothing. Looking the walked rowids up
+    // with `rowid in (walk)` and sorting the page again cost 4–8 µs more a page ('glass', alone).
+    const table = sql.table(r.name);
+    const sortValue = typeof key === 'string' ? sql.ref(`${r.name}.${key}`) : key;
+    const walkedColumns: AliasedRawBuilder<unknown, string>[] = [sql`${table}.rowid`.as('rowid'), sql`${sortValue}`.as('sortValue')];
+    // (A unique sort is its own tie-break: the id again, as a second column, kept SQLite from seeing the order.)
+    if (!unique) walkedColumns.push(sql.ref(`${r.name}.id`).as('tieBreak'));
+    const walked = paged(ordered(rows.select(walkedColumns)));
+    const joined = db.selectFrom(walked.as('walked')).crossJoin(r.name).where(sql<boolean>`${table}.rowid = ${sql.ref('walked.rowid')}`);
+    const inOrder = joined.orderBy(sql.ref('walked.sortValue'), direction);
+    const page = (unique ? inOrder : inOrder.orderBy(sql.ref('walked.tieBreak'), direction)) as SelectQueryBuilder<any, any, any>;
+    return asJson ? page.select(asJson.as(JSON_COLUMN)) : (page.selectAll(r.name) as SelectQueryBuilder<any, any, Row>);
   };
   const countQuery = () =>
     // A search alone (no filter, scope or reach) is counted in the search index itself.

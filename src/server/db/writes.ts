@@ -12,6 +12,7 @@ import { hashPassword } from '../auth/password.ts';
 import { badRequest, conflict, HttpError, notFound, VALIDATION_FAILED } from '../errors.ts';
 import { audit, type Actor } from './audit.ts';
 import { newId } from './id.ts';
+import { likeBound, likeLiteral } from './like.ts';
 import { insertQuery } from './compiled-queries.ts';
 import { duplicateConflict, violatedField } from './unique.ts';
 import { countWhere, findBy, toRecord, toStoredBoolean, type Db, type Row } from './repository.ts';
@@ -54,15 +55,13 @@ async function computedValue(trx: Db, r: ResourceDef, f: FieldDef, input: Row, c
   const held = await trx
     .selectFrom(r.name)
     .select(f.name)
-    .where((eb) => eb.or([eb(f.name, '=', base), eb(f.name, 'like', sql<string>`${likePrefix(base)} escape '\\'`)]))
+    .where((eb) => eb.or([eb(f.name, '=', base), likeBound(trx, sql.ref(f.name), `${likeLiteral(base)}-%`)]))
     .where('id', '!=', String(current?.id ?? ''))
     .execute();
   return { value: firstFreeId(base, held.map((row) => String(row[f.name]))) };
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-/** `base-%` as a LIKE pattern, with LIKE's own wildcards in `base` taken literally. */
-const likePrefix = (base: string) => `${base.replace(/[\\%_]/g, (c) => `\\${c}`)}-%`;
 
 /**
  * Runs `work` in a transaction: a new one, or the caller's when `db` already is one (a handler that
