@@ -47,7 +47,11 @@ const p99AtMost = (ms: number): Goal => ({
   goal: `p99 ≤ ${ms} ms`,
   test: (r) => (r.connections === 50 && r.servers.ours ? r.servers.ours.p99 <= ms : undefined),
 });
-const ceilingAtLeast = (x: number): Goal => ({ goal: `≥${x}× ceiling`, test: (r) => atLeast(r.ratios.oursToCeiling, x) });
+// Judged on the measured rates, not on the ratio as shown (two decimals): 0.298× is shown 0.30×, and is short of 0.3×.
+const ceilingAtLeast = (x: number): Goal => ({
+  goal: `≥${x}× ceiling`,
+  test: (r) => (r.servers.ours && r.servers.ceiling?.reqPerSec ? r.servers.ours.reqPerSec / r.servers.ceiling.reqPerSec >= x : undefined),
+});
 const jsonServerAtLeast = (x: number): Goal => ({ goal: `≥${x}× json-server`, test: (r) => atLeast(r.ratios.oursToJsonServer, x) });
 
 /** The goals per scenario: warm (the read cache answering repeated URLs, issue 3 §1) and cold (every URL new, issue 12). */

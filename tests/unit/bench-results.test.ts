@@ -66,6 +66,14 @@ describe('bench results', () => {
     expect(row('one', 50, servers, 10, true).goals).toEqual([{ goal: '≥0.7× ceiling', ok: false }]);
   });
 
+  it('judges a ratio to the ceiling on the rates measured, not on the two decimals it is shown with', () => {
+    const short = row('filtered', 50, { ours: measured(8536), ceiling: measured(28_610) }, 10, true);
+    expect(short.ratios.oursToCeiling).toBe(0.3);
+    expect(short.goals.find((g) => g.goal === '≥0.3× ceiling')?.ok).toBe(false);
+    const met = row('filtered', 50, { ours: measured(8600), ceiling: measured(28_610) }, 10, true);
+    expect(met.goals.find((g) => g.goal === '≥0.3× ceiling')?.ok).toBe(true);
+  });
+
   it('starts each resource’s table on a paragraph of its own', () => {
     const text = markdown(run('sqlite', true, 50_000, [resource('products'), resource('topCategories')]));
     expect(text).toMatch(/\| 0\.10× \|[^\n]*\|\n\ntopCategories, 50,000 rows, cold/);
