@@ -43,8 +43,8 @@ export const searchTableOf = (table: string) => `${table}_search`;
  * trigram index, every match is found, read and sorted, about 0.4 to 0.8 µs a match (1.1 ms for 1,394
  * of 'glass', 3 µs a match for a two-word phrase); walking the sort's index and testing each row stops
  * at the page's last row, 0.05 to 0.09 µs a row walked (63 µs for 'glass', about 900 rows, alone, its
- * pattern bound as like.ts binds it). With the
- * matches evenly spread, a page ending at row `end` is reached after `end × rows / matches` rows.
+ * pattern bound as like.ts binds it). With the matches evenly spread, a page ending at row `end` is
+ * reached after `end × rows / matches` rows.
  */
 export const SCAN_ROWS_PER_MATCH = 8;
 
