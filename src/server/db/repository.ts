@@ -10,7 +10,7 @@ import type { ReadCache } from './read-cache.ts';
 import { columnName, sortKeyOf } from './tables.ts';
 import { pageSearchBy, searchCondition, searchFieldsOf, searchOnlyCount, type SearchBy } from './search.ts';
 import { countRows, isSqlite, type Total } from './count.ts';
-import { isBlobRefusal, joinedPage, JSON_COLUMN, recordJsonOf, type JoinedRow } from './json-records.ts';
+import { isBlobRefusal, joinedPage, JSON_COLUMN, recordByRowidOf, recordJsonOf, type JoinedRow } from './json-records.ts';
 import { readRows } from './read-pool.ts';
 import { takeFirst, takeRows } from './taken-rows.ts';
 import { compiledListOf, compiledListStats, recordQuery, type CompiledList } from './compiled-queries.ts';
@@ -118,10 +118,15 @@ export function listQueries(
     // (A unique sort is its own tie-break: the id again, as a second column, kept SQLite from seeing the order.)
     if (!unique) walkedColumns.push(sql.ref(`${r.name}.id`).as('tieBreak'));
     const walked = paged(ordered(rows.select(walkedColumns)));
-    const joined = db.selectFrom(walked.as('walked')).crossJoin(r.name).where(sql<boolean>`${table}.rowid = ${sql.ref('walked.rowid')}`);
-    const inOrder = joined.orderBy(sql.ref('walked.sortValue'), direction);
-    const page = (unique ? inOrder : inOrder.orderBy(sql.ref('walked.tieBreak'), direction)) as SelectQueryBuilder<any, any, any>;
-    return asJson ? page.select(asJson.as(JSON_COLUMN)) : (page.selectAll(r.name) as SelectQueryBuilder<any, any, Row>);
+    const inOrder = <QB extends SelectQueryBuilder<any, any, any>>(q: QB): QB => {
+      const byValue = q.orderBy(sql.ref('walked.sortValue'), direction) as QB;
+      return unique ? byValue : (byValue.orderBy(sql.ref('walked.tieBreak'), direction) as QB);
+    };
+    // Where the records are kept, each is read by the walk's rowid, and the row only where none is kept.
+    const byRowid = asJson && recordByRowidOf(asJson);
+    if (byRowid) return inOrder(db.selectFrom(walked.as('walked')).select(byRowid(sql.ref('walked.rowid')).as(JSON_COLUMN))) as SelectQueryBuilder<any, any, Row>;
+    const joined = inOrder(db.selectFrom(walked.as('walked')).crossJoin(r.name).where(sql<boolean>`${table}.rowid = ${sql.ref('walked.rowid')}`)) as SelectQueryBuilder<any, any, any>;
+    return asJson ? joined.select(asJson.as(JSON_COLUMN)) : (joined.selectAll(r.name) as SelectQueryBuilder<any, any, Row>);
   };
   const countQuery = () =>
     // A search alone (no filter, scope or reach) is counted in the search index itself.

@@ -42,9 +42,12 @@ export async function hasStoredRecords(db: Db, table: string): Promise<boolean> 
   return Number(rows[0]?.n) > 0;
 }
 
-/** The record of the row of `table` being read: its kept text, else `written` (the record written now). */
-export function storedOr(table: string, written: RawBuilder<string>): RawBuilder<string> {
-  return sql<string>`coalesce((select "record" from ${sql.table(storedRecordsOf(table))} where "rid" = ${sql.table(table)}.rowid), ${written})`;
+/**
+ * The record of the row of `table` being read (the row whose rowid is `rowid`: by default the one the query
+ * is on): its kept text, else `written` (the record written now).
+ */
+export function storedOr(table: string, written: RawBuilder<string>, rowid: RawBuilder<unknown> = sql`${sql.table(table)}.rowid`): RawBuilder<string> {
+  return sql<string>`coalesce((select "record" from ${sql.table(storedRecordsOf(table))} where "rid" = ${rowid}), ${written})`;
 }
 
 /** Makes, remakes or drops each table's kept records and their triggers, as its columns now are. */
