@@ -136,15 +136,19 @@ export function recordJsonExpression(db: Db, r: ResourceDef, columns: readonly s
       sql<string>`(select row_to_json(json_row) from (select ${sql.join(columns.map((name, i) => sql`${values[i]} as ${sql.ref(name)}`))}) as json_row)::text`;
 }
 
-/** For an expression `recordJsonOf` made over kept records: the same record read by a rowid given (`recordByRowidOf`). */
-const byRowid = new WeakMap<RawBuilder<string>, (rowid: RawBuilder<unknown>) => RawBuilder<string>>();
+/** The name a walked search's page gives its walk (repository.ts), whose `rowid` column `recordByRowidOf` reads. */
+export const WALKED = 'walked';
+
+/** For an expression `recordJsonOf` made over kept records: the same record read by the walk's rowid (`recordByRowidOf`). */
+const byRowid = new WeakMap<RawBuilder<string>, RawBuilder<string>>();
 
 /**
- * SQLite, a table whose records are kept: the record of the row whose rowid is `rowid`, read without
- * reading the row itself unless no record is kept for it (a row the triggers could not write). A page that
- * knows its rowids before its rows (a walked search: repository.ts) reads only the kept texts: joining the
- * table to read its rows, for the one column the kept text makes unneeded, cost 3–4 µs a page of 25 ('glass'
- * on 50,000 top categories, alone: 79–82 → 75–78 µs). Undefined where no record is kept (the row is needed).
+ * SQLite, a table whose records are kept: the record of the row whose rowid is WALKED's `rowid`, read
+ * without reading the row itself unless no record is kept for it (a row the triggers could not write). A
+ * page that knows its rowids before its rows (a walked search: repository.ts) reads only the kept texts:
+ * joining the table to read its rows, for the one column the kept text makes unneeded, cost 3–4 µs a page
+ * of 25 ('glass' on 50,000 top categories, alone: 79–82 → 75–78 µs). Compiled once, as `recordJsonOf`'s
+ * expression is. Undefined where no record is kept (the row is needed).
  */
 export const recordByRowidOf = (asJson: RawBuilder<string>) => byRowid.get(asJson);
 
@@ -161,7 +165,10 @@ async function make(db: Db, r: ResourceDef): Promise<RawBuilder<string> | undefi
   const made = compiled.parameters.length ? expression : sql.raw<string>(compiled.sql);
   if (kept) {
     const table = sql.table(r.name);
-    byRowid.set(made, (rowid) => storedOr(r.name, sql<string>`(select ${written} from ${table} where ${table}.rowid = ${rowid})`, rowid));
+    const rowid = sql.ref(`${WALKED}.rowid`);
+    const byWalk = storedOr(r.name, sql<string>`(select ${written} from ${table} where ${table}.rowid = ${rowid})`, rowid);
+    const text = byWalk.compile(db);
+    byRowid.set(made, text.parameters.length ? byWalk : sql.raw<string>(text.sql));
   }
   return made;
 }

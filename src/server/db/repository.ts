@@ -10,7 +10,7 @@ import type { ReadCache } from './read-cache.ts';
 import { columnName, sortKeyOf } from './tables.ts';
 import { pageSearchBy, searchCondition, searchFieldsOf, searchOnlyCount, type SearchBy } from './search.ts';
 import { countRows, isSqlite, type Total } from './count.ts';
-import { isBlobRefusal, joinedPage, JSON_COLUMN, recordByRowidOf, recordJsonOf, type JoinedRow } from './json-records.ts';
+import { isBlobRefusal, joinedPage, JSON_COLUMN, recordByRowidOf, recordJsonOf, WALKED, type JoinedRow } from './json-records.ts';
 import { readRows } from './read-pool.ts';
 import { takeFirst, takeRows } from './taken-rows.ts';
 import { compiledListOf, compiledListStats, recordQuery, type CompiledList } from './compiled-queries.ts';
@@ -119,13 +119,13 @@ export function listQueries(
     if (!unique) walkedColumns.push(sql.ref(`${r.name}.id`).as('tieBreak'));
     const walked = paged(ordered(rows.select(walkedColumns)));
     const inOrder = <QB extends SelectQueryBuilder<any, any, any>>(q: QB): QB => {
-      const byValue = q.orderBy(sql.ref('walked.sortValue'), direction) as QB;
-      return unique ? byValue : (byValue.orderBy(sql.ref('walked.tieBreak'), direction) as QB);
+      const byValue = q.orderBy(sql.ref(`${WALKED}.sortValue`), direction) as QB;
+      return unique ? byValue : (byValue.orderBy(sql.ref(`${WALKED}.tieBreak`), direction) as QB);
     };
     // Where the records are kept, each is read by the walk's rowid, and the row only where none is kept.
     const byRowid = asJson && recordByRowidOf(asJson);
-    if (byRowid) return inOrder(db.selectFrom(walked.as('walked')).select(byRowid(sql.ref('walked.rowid')).as(JSON_COLUMN))) as SelectQueryBuilder<any, any, Row>;
-    const joined = inOrder(db.selectFrom(walked.as('walked')).crossJoin(r.name).where(sql<boolean>`${table}.rowid = ${sql.ref('walked.rowid')}`)) as SelectQueryBuilder<any, any, any>;
+    if (byRowid) return inOrder(db.selectFrom(walked.as(WALKED)).select(byRowid.as(JSON_COLUMN))) as SelectQueryBuilder<any, any, Row>;
+    const joined = inOrder(db.selectFrom(walked.as(WALKED)).crossJoin(r.name).where(sql<boolean>`${table}.rowid = ${sql.ref(`${WALKED}.rowid`)}`)) as SelectQueryBuilder<any, any, any>;
     return asJson ? joined.select(asJson.as(JSON_COLUMN)) : (joined.selectAll(r.name) as SelectQueryBuilder<any, any, Row>);
   };
   const countQuery = () =>
