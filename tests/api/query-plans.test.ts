@@ -210,6 +210,24 @@ describe.each(engines)('list query plans (%s)', (engine) => {
               if (bare.length || sorts.length || !byRowid(r.name) || !keptFirst)
                 failures.push(`walked page sort=${sort} ${order} filter=${JSON.stringify(filter)}: ${walkLines.join(' | ')}`);
             }
+            // PostgreSQL walks too, when the count says so (search.ts): the sort's index, not the trigram one,
+            // each walked row read by its id, nothing sorted but the page; and where the sort's `(field, id)`
+            // index holds every searched field (no filter beside), the walk reads the index alone (no row
+            // fetched to be tested).
+            if (engine === 'postgres' && filter.q === COMMON) {
+              const walkLines = await plan(database, listQueries(database.db, r, query, undefined, undefined, 'scan', asJson).page);
+              const quoted = (name: string) => (/^[a-z_]+$/.test(name) ? name : `"${name}"`);
+              // (PostgreSQL may walk a covering index that has the sort's field first but not the id next, and
+              // order each run of equal sort values by id: an Incremental Sort presorted by the sort's field.)
+              const presorted = walkLines.some((l) => /Presorted Key: \S+\.\S+$/.test(l.trim()) && [`.${sort}`, `."${sort}"`].some((end) => l.trim().endsWith(end)));
+              const bad = badPageLines(engine, walkLines).filter((l) => !(presorted && /Incremental Sort/.test(l)));
+              const byId = walkLines.some((l) => l.includes(`Index Scan using ${quoted(`${r.name}_pkey`)} on ${quoted(r.name)}`));
+              // (A unique field's index holds that field alone: the walk reads each row's id from the row.)
+              const uniqueSort = r.fields.some((f) => f.name === sort && f.unique);
+              const indexOnly = Object.keys(filter).length > 1 || uniqueSort || options.search.some((f) => f !== sort) || walkLines.some((l) => /Index Only Scan (Backward )?using \S+ on/.test(l));
+              if (bad.length || readsSearchIndex(engine, r.name, walkLines) || !byId || !indexOnly)
+                failures.push(`walked page sort=${sort} ${order} filter=${JSON.stringify(filter)}: ${walkLines.join(' | ')}`);
+            }
             checked++;
           }
       expect(failures).toEqual([]);

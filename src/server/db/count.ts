@@ -8,7 +8,7 @@
  * SQLite counts in process, from the same indexes the pages are read from, at the sizes it is used
  * for: its totals stay exact.
  */
-import { CompiledQuery, SqliteAdapter, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { CompiledQuery, sql, SqliteAdapter, type Kysely, type SelectQueryBuilder } from 'kysely';
 
 /** The most rows a PostgreSQL list counts one by one; a larger total is the planner's estimate. */
 export const EXACT_COUNT_UP_TO = 1000;
@@ -51,4 +51,15 @@ async function plannedRows(db: Kysely<any>, query: SelectQueryBuilder<any, any, 
   );
   const plan = rows[0]?.['QUERY PLAN'];
   return Math.round(Number((typeof plan === 'string' ? JSON.parse(plan) : plan)?.[0]?.Plan?.['Plan Rows']) || 0);
+}
+
+/**
+ * About how many rows a table holds, for choosing how a search's page is read (`pageSearchBy`): SQLite
+ * counts them; PostgreSQL gives the planner's estimate (counting a million rows exactly takes tens of
+ * milliseconds, and the choice needs only their order of magnitude).
+ */
+export async function tableRowsOf(db: Kysely<any>, table: string): Promise<number> {
+  const all = db.selectFrom(table);
+  if (!isSqlite(db)) return plannedRows(db, all.select(sql<number>`1`.as('one')));
+  return Number((await all.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 }

@@ -136,14 +136,16 @@ export function recordJsonExpression(db: Db, r: ResourceDef, columns: readonly s
       sql<string>`(select row_to_json(json_row) from (select ${sql.join(columns.map((name, i) => sql`${values[i]} as ${sql.ref(name)}`))}) as json_row)::text`;
 }
 
-/** The name a walked search's page gives its walk (repository.ts), whose `rowid` column `recordByRowidOf` reads. */
+/** The name a walked search's page gives its walk (repository.ts), whose WALKED_KEY column `recordByRowidOf` reads. */
 export const WALKED = 'walked';
+/** The walk's column holding each walked row's key: its rowid on SQLite, its id on PostgreSQL. */
+export const WALKED_KEY = 'rowKey';
 
 /** For an expression `recordJsonOf` made over kept records: the same record read by the walk's rowid (`recordByRowidOf`). */
 const byRowid = new WeakMap<RawBuilder<string>, RawBuilder<string>>();
 
 /**
- * SQLite, a table whose records are kept: the record of the row whose rowid is WALKED's `rowid`, read
+ * SQLite, a table whose records are kept: the record of the row whose rowid is WALKED's WALKED_KEY, read
  * without reading the row itself unless no record is kept for it (a row the triggers could not write). A
  * page that knows its rowids before its rows (a walked search: repository.ts) reads only the kept texts:
  * joining the table to read its rows, for the one column the kept text makes unneeded, cost 3–4 µs a page
@@ -165,7 +167,7 @@ async function make(db: Db, r: ResourceDef): Promise<RawBuilder<string> | undefi
   const made = compiled.parameters.length ? expression : sql.raw<string>(compiled.sql);
   if (kept) {
     const table = sql.table(r.name);
-    const rowid = sql.ref(`${WALKED}.rowid`);
+    const rowid = sql.ref(`${WALKED}.${WALKED_KEY}`);
     const byWalk = storedOr(r.name, sql<string>`(select ${written} from ${table} where ${table}.rowid = ${rowid})`, rowid);
     const text = byWalk.compile(db);
     byRowid.set(made, text.parameters.length ? byWalk : sql.raw<string>(text.sql));
