@@ -60,6 +60,34 @@ describe('ReadCache', () => {
     expect(await cache.get('k', ['t'], async () => n)).toBe(6);
   });
 
+  it('works a value out once for the lookups that miss it together, never across a write', async () => {
+    const cache = new ReadCache({ maxBytes: 0 });
+    let counted = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const count = () => cache.total('k', ['t'], async () => (await gate, ++counted));
+    const together = [count(), count(), count()];
+    // A write now: a lookup after it must not be given the value begun before it.
+    cache.invalidate('t');
+    const after = count();
+    release();
+    expect(await Promise.all(together)).toEqual([1, 1, 1]);
+    expect(await after).toBe(2);
+    expect(counted).toBe(2);
+    // Kept (the write was before it began): no third count.
+    expect(await count()).toBe(2);
+    // A failure is given to those who shared it, and not kept: the next lookup asks again.
+    cache.invalidate('t');
+    let fail = true;
+    const failing = () => cache.total('k', ['t'], async () => {
+      if (fail) throw new Error('unreachable');
+      return 7;
+    });
+    await expect(Promise.all([failing(), failing()])).rejects.toThrow('unreachable');
+    fail = false;
+    expect(await failing()).toBe(7);
+  });
+
   it('trusts an answer only for its time to live', async () => {
     const time = clock();
     const cache = new ReadCache({ ttlMs: 1000, now: time.now });

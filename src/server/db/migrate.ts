@@ -64,7 +64,7 @@ export async function migrate(database: Database, registry: Registry) {
             )
             .execute();
     }
-    const indexes = indexesOf(r);
+    const indexes = indexesOf(r, engine);
     for (const index of indexes) await createIndex(db, r.name, index);
     if (have) await dropStaleIndexes(database, r.name, new Set(indexes.map((i) => i.name)));
   }

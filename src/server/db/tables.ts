@@ -5,6 +5,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { listFields, listOptions, type FieldDef, type ResourceDef, type Storage } from '../../manifest/index.ts';
 import { isIndexable, MAX_INDEXED_TEXT, maxLengthOf } from '../../manifest/rules.ts';
+import type { Engine } from './connect.ts';
 
 export interface ColumnDef {
   name: string;
@@ -30,6 +31,14 @@ export interface IndexDef {
   unique: boolean;
   /** Columns indexed by their numeric value (`numericValueOf`), not their text: `sortAs: 'number'` fields. */
   numeric?: string[];
+  /**
+   * PostgreSQL: searched columns whose lowered text (`lower(column)`) the index holds after `columns`. A
+   * search walking the sort's index (search.ts) tests `lower(field)` on every row it walks, and PostgreSQL
+   * lowers a UTF-8 text through wide characters (`towlower` a character): a third of its time under the
+   * search's load. Held in the index, the walk reads it instead (50,000 top categories, 'glass', the
+   * page's walk alone, pgbench: 2,041 -> 4,097 a second).
+   */
+  lowered?: string[];
 }
 
 /**
@@ -57,14 +66,17 @@ export function sortKeyOf(r: ResourceDef, name: string): string | RawBuilder<num
   return f?.sortAs === 'number' && f.storage === 'text' ? numericValueOf(columnName(f)) : name;
 }
 
-/** Makes an index unless it exists, its numeric columns as their `numericValueOf` expression. */
+/** Makes an index unless it exists, its numeric columns as their `numericValueOf` expression, its lowered ones after them. */
 export async function createIndex(db: Kysely<any>, table: string, index: IndexDef): Promise<void> {
-  if (!index.numeric?.length) {
+  if (!index.numeric?.length && !index.lowered?.length) {
     const create = db.schema.createIndex(index.name).ifNotExists().on(table).columns(index.columns);
     await (index.unique ? create.unique() : create).execute();
     return;
   }
-  const parts = index.columns.map((c) => (index.numeric!.includes(c) ? numericValueOf(c) : sql.ref(c)));
+  const parts = [
+    ...index.columns.map((c) => (index.numeric?.includes(c) ? numericValueOf(c) : sql.ref(c))),
+    ...(index.lowered ?? []).map((c) => sql`lower(${sql.ref(c)})`),
+  ];
   await sql`create ${sql.raw(index.unique ? 'unique ' : '')}index if not exists ${sql.ref(index.name)} on ${sql.table(table)} (${sql.join(parts)})`.execute(db);
 }
 
@@ -88,21 +100,26 @@ export function columnsOf(r: ResourceDef): ColumnDef[] {
  * alone or beside an exact filter, is read from `(createdAt, id)` or `(filter, createdAt, id)`) (a unique field needs no `id`: its own unique
  * index orders the rows), so a page is read in order straight from an
  * index (the `id` is the page's tie-break) and a filtered count from the index alone. Unique fields
- * get a unique index.
+ * get a unique index. On PostgreSQL (`engine`), a sort index of a searched field also holds its lowered
+ * text (`IndexDef.lowered`).
  */
-export function indexesOf(r: ResourceDef): IndexDef[] {
+export function indexesOf(r: ResourceDef, engine?: Engine): IndexDef[] {
   const out: IndexDef[] = [];
   // Fields sorted by their numeric value: their sort indexes hold that value (named apart from an index
   // of the text, so an older one of those is dropped as stale).
   const numeric = new Set(r.fields.filter((f) => f.sortAs === 'number' && f.storage === 'text').map(columnName));
-  const add = (columns: string[], unique = false, byValue: string[] = []) =>
+  const { sorts, filters, search } = listOptions(r);
+  // PostgreSQL: a searched field's sort indexes hold its lowered text too (`IndexDef.lowered`), named apart.
+  const lowered = new Set(engine === 'postgres' ? search : []);
+  const add = (columns: string[], unique = false, byValue: string[] = [], lower: string[] = []) =>
     out.push({
-      name: `${r.name}_${columns.map((c) => (byValue.includes(c) ? `${c}AsNumber` : c)).join('_')}_${unique ? 'unique' : 'idx'}`,
+      name: `${r.name}_${[...columns.map((c) => (byValue.includes(c) ? `${c}AsNumber` : c)), ...lower.map((c) => `${c}Lower`)].join('_')}_${unique ? 'unique' : 'idx'}`,
       columns,
       unique,
       ...(byValue.length ? { numeric: byValue } : {}),
+      ...(lower.length ? { lowered: lower } : {}),
     });
-  const sortIndex = (columns: string[], sort: string) => add(columns, false, numeric.has(sort) ? [sort] : []);
+  const sortIndex = (columns: string[], sort: string) => add(columns, false, numeric.has(sort) ? [sort] : [], lowered.has(sort) ? [sort] : []);
   for (const f of r.fields) {
     if (!f.unique) continue;
     // A unique value is checked through its index: a field allowed text no index holds cannot be unique.
@@ -111,7 +128,6 @@ export function indexesOf(r: ResourceDef): IndexDef[] {
     add([columnName(f)], true);
   }
   // Sorts and filters are never long text (`isSortable`, `isFilterable`), so every index below fits.
-  const { sorts, filters } = listOptions(r);
   const ordered = sorts.filter((s) => s !== 'id');
   const unique = new Set(r.fields.filter((f) => f.unique).map((f) => f.name));
   // A unique field's own index already gives its order.
