@@ -40,7 +40,23 @@ describe.each(engines)('migrations (%s)', (engine) => {
     await migrate(database, registry);
     const names = await indexNames('comments');
     expect(names).not.toContain('comments_content_id_idx');
-    for (const index of indexesOf(registry.resource('comments'))) expect(names).toContain(index.name);
+    for (const index of indexesOf(registry.resource('comments'), engine)) expect(names).toContain(index.name);
+  });
+
+  it("holds a searched field's lowered text in its sort indexes on PostgreSQL, replacing the index made without it", async () => {
+    // The sort index of a searched field as made before its lowered text was held.
+    await database.db.schema.createIndex('topCategories_name_id_idx').ifNotExists().on('topCategories').columns(['name', 'id']).execute();
+    await migrate(database, registry);
+    const names = await indexNames('topCategories');
+    if (engine === 'postgres') {
+      expect(names).not.toContain('topCategories_name_id_idx');
+      expect(names).toContain('topCategories_name_id_nameLower_idx');
+      const { rows } = await sql<{ def: string }>`select indexdef as def from pg_indexes where schemaname = current_schema() and indexname = 'topCategories_name_id_nameLower_idx'`.execute(database.db);
+      expect(rows[0].def).toMatch(/\(name, id, lower\(name\)\)$/);
+    } else {
+      expect(names).toContain('topCategories_name_id_idx');
+      expect(names.some((n) => n.includes('Lower'))).toBe(false);
+    }
   });
 
   it('gives rows inserted without a version (seeds, rows older than versions) version 1', async () => {
