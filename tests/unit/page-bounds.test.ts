@@ -3,7 +3,8 @@
  * but a keyset's row): its size in the SQL text and no offset on a first page or a keyset page, so
  * PostgreSQL keeps one plan for it (tests/api/pg-statements shows the plans kept); a page further on keeps
  * its offset a parameter, so every such page is one text. A filtered, searched or narrowed list binds
- * both on PostgreSQL, so it plans each page for its values; on SQLite its size is in the text too (a bound
+ * both on PostgreSQL, so it plans each page for its values (a search walked in sort order, whose walk is
+ * costed alike for every needle, has its size in the text); on SQLite its size is in the text too (a bound
  * LIMIT makes SQLite prepare the statement again on every run). Compiled only, for both engines' dialects.
  */
 import { describe, expect, it } from 'vitest';
@@ -38,13 +39,22 @@ describe.each(Object.keys(dialects) as (keyof typeof dialects)[])('page bounds (
     expect(keyset.parameters).toEqual(['Glass', 'x'.repeat(24)]);
   });
 
-  it('a filtered, searched or narrowed list binds its bounds on PostgreSQL, and on SQLite only its offset (the walk in sort order, when a search is walked)', () => {
+  it('a filtered, searched or narrowed list binds its bounds on PostgreSQL (a walked search only its offset), and on SQLite only its offset', () => {
     const sqlite = engine === 'sqlite';
     const bounds = (size: number, offset: number) => (sqlite ? (offset ? [offset] : []) : [size, offset]);
     const bound = sqlite ? / limit (10|25)( offset \?)?(\)|$)/ : / limit \$\d offset \$\d/;
-    const search = listQueries(db, r, parseListQuery(r, { sort: '["name","ASC"]', range: '[0,9]', filter: '{"q":"glass"}' }, { paging: 'range' }), undefined, undefined, 'scan').page.compile();
-    expect(search.sql).toMatch(bound);
-    expect(search.parameters).toEqual(['%glass%', ...bounds(10, 0)]);
+    const searched = (by: 'index' | 'scan', range = '[0,9]') =>
+      listQueries(db, r, parseListQuery(r, { sort: '["name","ASC"]', range, filter: '{"q":"glass"}' }, { paging: 'range' }), undefined, undefined, by).page.compile();
+    // A search read from its index (PostgreSQL's trigram index, by its pattern; SQLite's FTS5 phrase).
+    const indexed = searched('index');
+    expect(indexed.sql).toMatch(bound);
+    expect(indexed.parameters).toEqual(sqlite ? ['"glass"'] : ['%glass%', ...bounds(10, 0)]);
+    // A walked search: on PostgreSQL its needle alone is bound, its walk costed alike for every needle
+    // (`strpos`), so its size is in the text as a plain list's is; a page further on binds its offset.
+    const walked = searched('scan');
+    expect(walked.sql).toMatch(/ limit 10\)/);
+    expect(walked.parameters).toEqual([sqlite ? '%glass%' : 'glass']);
+    expect(searched('scan', '[50,59]').parameters).toEqual([sqlite ? '%glass%' : 'glass', 50]);
     const filtered = page({ range: '[0,24]', filter: '{"status":"DRAFT"}' });
     expect(filtered.sql).toMatch(bound);
     expect(filtered.parameters).toEqual(['DRAFT', ...bounds(25, 0)]);
