@@ -16,7 +16,9 @@ export const MAX_TEXT = 255;
 export const MAX_LONG_TEXT = 10_000;
 /**
  * The longest text an index may be built on. PostgreSQL's btree takes about 2,700 bytes a row; 255
- * UTF-16 units are at most 765 bytes of UTF-8, so even an index over two such fields and an id fits.
+ * UTF-16 units are at most 765 bytes of UTF-8, so even an index over two such fields, an id and one
+ * field's lowered text (a searched sort field's, on PostgreSQL: `IndexDef.lowered`) fits (2,391 bytes at
+ * most: tests/unit/storage-rules.test.ts).
  */
 export const MAX_INDEXED_TEXT = MAX_TEXT;
 /** PostgreSQL's `integer` (and what SQLite answers alike): 32-bit, signed. */

@@ -17,6 +17,7 @@ import {
   ruleOf,
   rules,
   type FieldDef,
+  type ResourceDef,
 } from '../../src/manifest/index.ts';
 import { INT32, isSafeLink, LINK_MESSAGE, MAX_INDEXED_TEXT, MAX_LONG_TEXT, MAX_TEXT, maxLengthOf } from '../../src/manifest/rules.ts';
 import { indexesOf } from '../../src/server/db/tables.ts';
@@ -83,6 +84,23 @@ describe('long text is never indexed', () => {
           const f = r.fields.find((x: FieldDef) => x.name === column);
           if (f?.storage === 'text') expect(maxLengthOf(f), `${index.name}`).toBeLessThanOrEqual(MAX_INDEXED_TEXT);
         }
+  });
+
+  it("every PostgreSQL index's widest entry fits btree's 2,704 bytes, a searched field's lowered text included", () => {
+    // At most 3 bytes of UTF-8 a UTF-16 unit, and `lower` maps one character to one (towlower), so a lowered
+    // text is no longer; 4 bytes of length header a value; timestamps and ids are short text; numbers 8.
+    const widest = (r: ResourceDef, column: string) => {
+      const f = r.fields.find((x: FieldDef) => x.name === column);
+      return 4 + (f ? (f.storage === 'text' ? 3 * maxLengthOf(f) : 8) : 3 * 24);
+    };
+    let lowered = 0;
+    for (const r of registry.resources)
+      for (const index of indexesOf(r, 'postgres')) {
+        const bytes = 8 + [...index.columns, ...(index.lowered ?? [])].reduce((sum, c) => sum + widest(r, c), 0);
+        expect(bytes, index.name).toBeLessThanOrEqual(2704);
+        lowered += index.lowered?.length ?? 0;
+      }
+    expect(lowered).toBeGreaterThan(0);
   });
 
   it('a unique field allowed long text fails when its indexes are made', () => {

@@ -63,8 +63,6 @@ interface Entry {
  * members for objects and arrays. Values are plain data (the serialized answers and their headers),
  * never cyclic.
  */
-const sameGenerations = (a: readonly number[], b: readonly number[]) => a.every((g, i) => g === b[i]);
-
 export function weigh(value: unknown): number {
   if (typeof value === 'string') return 2 * value.length;
   if (value === null || typeof value !== 'object') return 8;
@@ -74,6 +72,9 @@ export function weigh(value: unknown): number {
   else for (const key in value) bytes += 2 * key.length + weigh((value as Record<string, unknown>)[key]);
   return bytes;
 }
+
+/** Whether two lists of tables' generations (a value's, taken when it was begun, and now) are the same. */
+const sameGenerations = (a: readonly number[], b: readonly number[]) => a.every((g, i) => g === b[i]);
 
 /**
  * The other server nodes, when there are any (src/server/cluster): told of every write here, and able
