@@ -34,9 +34,9 @@ export interface IndexDef {
   /**
    * PostgreSQL: searched columns whose lowered text (`lower(column)`) the index holds after `columns`. A
    * search walking the sort's index (search.ts) tests `lower(field)` on every row it walks, and PostgreSQL
-   * lowers a UTF-8 text through wide characters (`towlower` a character): a third of its time under the
-   * search's load. Held in the index, the walk reads it instead (50,000 top categories, 'glass', the
-   * page's walk alone, pgbench: 2,041 -> 4,097 a second).
+   * lowers a UTF-8 text through wide characters (`towlower` a character): more than a quarter of its
+   * time under the search's load. Held in the index, the walk reads it instead (50,000 top categories,
+   * 'glass', the page's walk alone, pgbench: 2,041 -> 4,097 a second).
    */
   lowered?: string[];
 }
