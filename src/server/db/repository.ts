@@ -118,8 +118,8 @@ export function listQueries(
     const sqlite = isSqlite(db);
     const sortValue = typeof key === 'string' ? sql.ref(`${r.name}.${key}`) : key;
     // SQLite reads a row by its rowid (an integer key: the table's own B-tree), PostgreSQL by its id (the primary key).
-    const walkKey = sqlite ? sql`${table}.rowid` : sql.ref(`${r.name}.id`);
-    const walkedColumns: AliasedRawBuilder<unknown, string>[] = [walkKey.as(WALKED_KEY), sql`${sortValue}`.as('sortValue')];
+    const rowKey = sqlite ? sql`${table}.rowid` : sql.ref(`${r.name}.id`);
+    const walkedColumns: AliasedRawBuilder<unknown, string>[] = [rowKey.as(WALKED_KEY), sql`${sortValue}`.as('sortValue')];
     // The tie-break: the id, except where the sort is unique (SQLite: the id again, as a second column,
     // kept it from seeing the order) or the key is the id already (PostgreSQL).
     if (!unique && sqlite) walkedColumns.push(sql.ref(`${r.name}.id`).as('tieBreak'));
@@ -132,7 +132,6 @@ export function listQueries(
     // SQLite, where the records are kept: each read by the walk's rowid, and the row only where none is kept.
     const byRowid = sqlite && asJson && recordByRowidOf(asJson);
     if (byRowid) return inOrder(db.selectFrom(walked.as(WALKED)).select(byRowid.as(JSON_COLUMN))) as SelectQueryBuilder<any, any, Row>;
-    const rowKey = sqlite ? sql`${table}.rowid` : sql.ref(`${r.name}.id`);
     const joined = inOrder(db.selectFrom(walked.as(WALKED)).crossJoin(r.name).where(sql<boolean>`${rowKey} = ${sql.ref(`${WALKED}.${WALKED_KEY}`)}`)) as SelectQueryBuilder<any, any, any>;
     return asJson ? joined.select(asJson.as(JSON_COLUMN)) : (joined.selectAll(r.name) as SelectQueryBuilder<any, any, Row>);
   };
