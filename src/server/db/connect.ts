@@ -13,6 +13,7 @@ import { searchQueueFlusher } from './search-pending.ts';
 import { FALLBACK_CHECKPOINT_PAGES, startCheckpointer } from './checkpointer.ts';
 import { prepareReadingStatements } from './pg-statements.ts';
 import { attachReadPool, parseReadWorkers, ReadPool } from './read-pool.ts';
+import { parsePipelines, PgPipelines, pipelinedKysely } from './pg-pipeline.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -31,10 +32,12 @@ export interface ConnectOptions {
   schema?: string;
   /** SQLite file: threads reading list pages (read-pool.ts); left out, `READ_WORKERS` or one a CPU besides the main thread's. */
   readWorkers?: number;
+  /** PostgreSQL: pipelined connections for reads outside a transaction (pg-pipeline.ts); left out, `PG_PIPELINES` or 2. */
+  pipelines?: number;
 }
 
 export async function connect(options: ConnectOptions): Promise<Database> {
-  if (options.url && /^postgres(ql)?:\/\//.test(options.url)) return connectPostgres(options.url, options.schema);
+  if (options.url && /^postgres(ql)?:\/\//.test(options.url)) return connectPostgres(options.url, options.schema, options.pipelines);
   const file = options.file ?? 'data/marketplace.sqlite';
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
@@ -74,7 +77,7 @@ export async function connect(options: ConnectOptions): Promise<Database> {
   };
 }
 
-async function connectPostgres(url: string, schema?: string): Promise<Database> {
+async function connectPostgres(url: string, schema?: string, pipelinesOption?: number): Promise<Database> {
   if (schema && !/^\w+$/.test(schema)) throw new Error(`Invalid schema name '${schema}'`);
   if (schema) {
     const client = new pg.Client({ connectionString: url });
@@ -82,14 +85,14 @@ async function connectPostgres(url: string, schema?: string): Promise<Database> 
     await client.query(`create schema if not exists "${schema}"`);
     await client.end();
   }
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: 10,
-    ...(schema ? { options: `-c search_path="${schema}"` } : {}),
-  });
+  const config: pg.ClientConfig = { connectionString: url, ...(schema ? { options: `-c search_path="${schema}"` } : {}) };
+  const pool = new pg.Pool({ ...config, max: 10 });
   // Each connection prepares the reads it runs, once (pg-statements.ts).
   pool.on('connect', (client) => prepareReadingStatements(client));
-  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  const dialect = new PostgresDialect({ pool });
+  // Reads outside a transaction go down a few pipelined connections (pg-pipeline.ts).
+  const pipelines = pipelinesOption ?? parsePipelines(process.env.PG_PIPELINES);
+  const db = pipelines > 0 ? await pipelinedKysely(dialect, new PgPipelines(config, pipelines)) : new Kysely<any>({ dialect });
   return { db, engine: 'postgres', close: () => db.destroy() };
 }
 

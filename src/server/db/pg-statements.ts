@@ -24,7 +24,8 @@ import type pg from 'pg';
 /** The most statements one connection keeps prepared. */
 export const MAX_PREPARED = 200;
 
-const READING = /^\s*select\b/i;
+/** What a reading statement starts with: the statements prepared here, and those pg-pipeline.ts sends down its pipelines. */
+export const READING = /^\s*select\b/i;
 /** PostgreSQL's code for a prepared statement whose result's shape changed (feature_not_supported). */
 const PLAN_CHANGED = '0A000';
 
