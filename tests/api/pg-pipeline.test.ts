@@ -8,9 +8,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type Kysely } from 'kysely';
 import { connect, dropSchema, type Database } from '../../src/server/db/connect.ts';
-import { MAX_IN_FLIGHT, PIPELINE_NAME, STUCK_MS } from '../../src/server/db/pg-pipeline.ts';
+import { MAX_IN_FLIGHT, parsePipelines, PIPELINE_NAME, STUCK_MS } from '../../src/server/db/pg-pipeline.ts';
 
 const url = process.env.DATABASE_URL;
+
+describe('PG_PIPELINES', () => {
+  it('takes a whole number from 0 to 32, 2 when unset, and refuses anything else by name', () => {
+    expect(parsePipelines(undefined)).toBe(2);
+    expect(parsePipelines('')).toBe(2);
+    expect(parsePipelines('0')).toBe(0);
+    expect(parsePipelines('5')).toBe(5);
+    for (const bad of ['-1', '1.5', 'two', '33'])
+      expect(() => parsePipelines(bad)).toThrow(`PG_PIPELINES must be a whole number from 0 to 32, not '${bad}'`);
+  });
+});
 
 describe.skipIf(!url?.startsWith('postgres'))('pipelined reads (postgres)', () => {
   const schema = `test_pipeline_${Date.now().toString(36)}`;
