@@ -16,15 +16,16 @@
  * Lines are filled in order: a read goes down the first that has room (MAX_IN_FLIGHT) and is not held
  * up (its oldest read out for less than STUCK_MS), else the next, else a pooled connection. Under a
  * steady load one backend answers everything: two lines shared evenly stalled each other's reads for
- * 40–170 ms at a time on these 2 cores. A slow read (a large count) holds up the reads behind it on its
+ * 40–300 ms at a time on these 2 cores. A slow read (a large count) holds up the reads behind it on its
  * line for at most about STUCK_MS before the next ones go elsewhere.
  *
  * Only statements run alone come here (`PipelinedExecutor`): a transaction's, and those on
  * `db.connection()` (which share a session: an advisory lock), run on their own pooled connection, as
  * Kysely gives them an executor of that connection. Each line prepares its reads once, as the pooled
  * connections do (pg-statements.ts). A read sees what was committed when it starts, as on a pooled
- * connection; a write is answered after its commit, so a read asked after it sees it. A line that fails
- * fails the reads on its wire with its error and is replaced by the next read.
+ * connection; a write is answered after its commit, so a read asked after it sees it. A line whose
+ * connection is lost (its backend ended, the socket closed) has the reads on its wire run again on a
+ * pooled connection, and the next read opens a new line.
  */
 import pg from 'pg';
 import {
