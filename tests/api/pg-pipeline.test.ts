@@ -78,6 +78,23 @@ describe.skipIf(!url?.startsWith('postgres'))('pipelined reads (postgres)', () =
     expect(await db.selectFrom('things').select('id').orderBy('id').execute()).toEqual([{ id: 1 }, { id: 2 }]);
   });
 
+  it('keeps its line when a read fails before it is sent (a value node-postgres cannot write); the same text runs again', async () => {
+    const line = await pidOf();
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    const [failed, meanwhile, again] = await Promise.allSettled([
+      sql`select ${circular}::text as v`.execute(db),
+      pidOf(),
+      sql<{ v: string }>`select ${'ok'}::text as v`.execute(db),
+    ]);
+    expect(String((failed as PromiseRejectedResult).reason?.message)).toMatch(/circular/i);
+    expect(meanwhile).toEqual({ status: 'fulfilled', value: line });
+    // The same text as the failed read: its statement, closed by node-postgres, is prepared again (pg-statements.ts).
+    expect(again.status === 'fulfilled' && again.value.rows).toEqual([{ v: 'ok' }]);
+    // The line was not taken out of use (nor another opened, and the first left connected).
+    expect(await pidOf()).toBe(line);
+  });
+
   it("keeps a transaction's reads on its own connection: they see its writes, reads run alone do not until it commits", async () => {
     let inside: unknown[] = [];
     let outside: unknown[] = [];

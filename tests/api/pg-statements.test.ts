@@ -85,6 +85,15 @@ describe.skipIf(!url?.startsWith('postgres'))('prepared reading statements (post
     expect(await all()).toEqual({ id: 1, name: 'one', colour: 'blue' });
   });
 
+  it('prepares a read again whose statement is gone from the session', async () => {
+    const one = () => db.selectFrom('things').select('name').where('id', '=', 2).executeTakeFirst();
+    expect(await one()).toEqual({ name: 'two' });
+    // Gone under node-postgres, which still counts it prepared (as when it closes one it failed to bind).
+    await sql.raw('deallocate all').execute(db);
+    expect(await one()).toEqual({ name: 'two' });
+    expect(await one()).toEqual({ name: 'two' });
+  });
+
   it('keeps one plan for a first page of a plain list; pages bounded by parameters are planned every time', async () => {
     await db.destroy();
     db = poolOfOne();

@@ -81,14 +81,21 @@ interface Line {
 }
 
 /**
- * Whether a read's error says its connection is gone rather than that the read is wrong: PostgreSQL's
- * FATAL errors end the session (57P01 when an operator terminates the backend), and node-postgres' own
- * connection errors carry no SQLSTATE ("Connection terminated unexpectedly").
+ * Whether a read's error says its line's connection is gone rather than that the read is wrong: the
+ * connection said it ended (`failed`), PostgreSQL's FATAL error ended the session (57P01 when an operator
+ * terminates the backend), or node-postgres' own error came with the socket closed ("Connection
+ * terminated unexpectedly"). An error node-postgres raises before sending (a value it cannot write)
+ * carries no SQLSTATE either, but leaves the connection as it was: that read fails, the line goes on.
  */
-const lostWith = (error: unknown) => {
-  const { severity, code } = (error ?? {}) as { severity?: string; code?: string };
-  return severity === 'FATAL' || severity === 'PANIC' || code === undefined;
+const lostWith = (line: Line, error: unknown) => {
+  if (line.failed) return true;
+  const { severity } = (error ?? {}) as { severity?: string };
+  return severity === 'FATAL' || severity === 'PANIC' || streamOf(line.client).destroyed === true;
 };
+
+/** The socket under a node-postgres client (its `connection.stream`). */
+const streamOf = (client: pg.Client) =>
+  (client as unknown as { connection: { stream: NodeJS.WritableStream & { cork?(): void; uncork?(): void; destroyed?: boolean } } }).connection.stream;
 
 /** Pipelined connections to one database, opened when first needed and filled in order (above). */
 export class PgPipelines {
@@ -121,7 +128,7 @@ export class PgPipelines {
         },
         (error) => {
           line.done();
-          if (this.#closed || !(line.failed || lostWith(error))) throw error;
+          if (this.#closed || !lostWith(line, error)) throw error;
           line.drop();
           return elsewhere();
         },
@@ -132,7 +139,7 @@ export class PgPipelines {
 
   async #send(line: Line, text: string, values: readonly unknown[]): Promise<pg.QueryResult> {
     const client = await line.ready;
-    const stream = (client as unknown as { connection: { stream: NodeJS.WritableStream & { cork?(): void; uncork?(): void } } }).connection.stream;
+    const stream = streamOf(client);
     // Every read of this turn goes out in one write: corked now, uncorked once the turn's I/O is handled.
     if (!line.corked && stream.cork && stream.uncork) {
       line.corked = true;
@@ -161,12 +168,15 @@ export class PgPipelines {
         this.inFlight--;
       },
       drop: () => {
+        if (line.failed) return;
         line.failed = true;
         if (this.#lines[slot] === line) this.#lines[slot] = undefined;
+        // Closed too, so a line taken out of use never holds a connection (a FATAL error can come before the socket closes).
+        client.end().catch(() => undefined);
       },
     };
     const drop = line.drop;
-    // A lost connection (the server restarted, the socket closed) fails what is on its wire; the next read opens another.
+    // A lost connection (the server restarted, the socket closed): the reads on its wire run again elsewhere, the next read opens another line.
     client.on('error', (error) => {
       drop();
       if (!this.#closed) console.error(`PostgreSQL pipelined connection lost: ${error.message}`);

@@ -14,7 +14,8 @@
  * DDL gain nothing. The names a connection holds are bounded (a text with an `in (…)` list of each length
  * is a statement of its own); past the bound a new text runs unnamed. A statement prepared before its
  * table changed shape (`select *` after a migration added a column) fails with "cached plan must not change
- * result type": it is then prepared anew under another name and run again.
+ * result type": it is then prepared anew under another name and run again, as is one whose statement is
+ * gone ("prepared statement … does not exist": STATEMENT_GONE).
  *
  * Named statements live in a server session: a pooler that hands one client's statements to another
  * session (PgBouncer in transaction mode before 1.21) needs its prepared-statement support turned on.
@@ -28,6 +29,12 @@ export const MAX_PREPARED = 200;
 export const READING = /^\s*select\b/i;
 /** PostgreSQL's code for a prepared statement whose result's shape changed (feature_not_supported). */
 const PLAN_CHANGED = '0A000';
+/**
+ * PostgreSQL's code for a statement name it does not know (invalid_sql_statement_name): node-postgres,
+ * given a value it cannot write (it throws while binding), closes the statement it has just parsed yet
+ * still counts it as prepared, so each later run of that text would fail so.
+ */
+const STATEMENT_GONE = '26000';
 
 type Query = (...args: unknown[]) => unknown;
 
@@ -51,9 +58,10 @@ export function prepareReadingStatements(client: pg.ClientBase, max = MAX_PREPAR
     const name = nameOf(text);
     if (name === undefined) return query(text, values);
     return (query({ name, text, values }) as Promise<unknown>).catch((error: { code?: string }) => {
-      if (error?.code !== PLAN_CHANGED) throw error;
-      // Prepared before its table changed: forget it (its name stays taken on the server) and prepare again.
-      names.delete(text);
+      if (error?.code !== PLAN_CHANGED && error?.code !== STATEMENT_GONE) throw error;
+      // Prepared before its table changed, or closed under its name: forget it (its name stays taken on
+      // the server) and prepare it again, under one new name for all the runs that failed so at once.
+      if (names.get(text) === name) names.delete(text);
       return query({ name: nameOf(text), text, values });
     });
   };
