@@ -10,6 +10,7 @@ import type { Registry, ResourceDef } from '../../src/manifest/index.ts';
 import { createSampler, type Sampler } from '../../src/domain/sample.ts';
 import type { Database } from '../../src/server/db/connect.ts';
 import { migrate } from '../../src/server/db/migrate.ts';
+import { dropKeptRecordTriggers } from '../../src/server/db/pg-stored-records.ts';
 import { newId } from '../../src/server/db/id.ts';
 import { columnName, columnsOf } from '../../src/server/db/tables.ts';
 import { hashPassword } from '../../src/server/auth/password.ts';
@@ -201,6 +202,8 @@ async function dropListIndexes(database: Database, r: ResourceDef) {
       : await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = ${r.name}`.execute(db);
   for (const { name } of rows)
     if (name.startsWith(`${r.name}_`) && (name.endsWith('_idx') || name.endsWith('_trgm'))) await db.schema.dropIndex(name).ifExists().execute();
+  // PostgreSQL's kept records (pg-stored-records.ts): written once by the migration after the insert, not row by row by its trigger.
+  if (engine === 'postgres') await dropKeptRecordTriggers(db, r.name);
 }
 
 /** The row before 90% of the target's list, sorted as the bench's pages are: keyset paging's `after` for a deep page. */

@@ -18,15 +18,15 @@
  * `json_object` fail; the caller then answers by the row path (`listJson` in repository.ts). So does a
  * SQLite table with more columns than its functions take arguments.
  *
- * SQLite keeps each record's text as it is written (stored-records.ts): a read answers the kept text, and
- * writes the record itself only for a row that has none.
+ * Both engines keep each record's text as it is written (stored-records.ts, pg-stored-records.ts): a read
+ * answers the kept text, and writes the record itself only for a row that has none.
  */
 import { CompiledQuery, sql, type RawBuilder } from 'kysely';
 import type { ResourceDef } from '../../manifest/index.ts';
 import { isSqlite } from './count.ts';
 import type { Db } from './repository.ts';
 import { columnName } from './tables.ts';
-import { hasStoredRecords, storedOr } from './stored-records.ts';
+import { hasStoredRecords, keptKeyOf, storedOr } from './stored-records.ts';
 
 /** The column a query selecting records as JSON text answers them in (`listJson`, `findReachableJson`). */
 export const JSON_COLUMN = 'record';
@@ -145,12 +145,12 @@ export const WALKED_KEY = 'rowKey';
 const byRowid = new WeakMap<RawBuilder<string>, RawBuilder<string>>();
 
 /**
- * SQLite, a table whose records are kept: the record of the row whose rowid is WALKED's WALKED_KEY, read
- * without reading the row itself unless no record is kept for it (a row the triggers could not write). A
- * page that knows its rowids before its rows (a walked search: repository.ts) reads only the kept texts:
- * joining the table to read its rows, for the one column the kept text makes unneeded, cost 3–4 µs a page
- * of 25 ('glass' on 50,000 top categories, alone: 79–82 → 75–78 µs). Compiled once, as `recordJsonOf`'s
- * expression is. Undefined where no record is kept (the row is needed).
+ * A table whose records are kept: the record of the row whose key (SQLite's rowid, PostgreSQL's id) is
+ * WALKED's WALKED_KEY, read without reading the row itself unless no record is kept for it (a row the
+ * triggers could not write). A page that knows its keys before its rows (a walked search: repository.ts)
+ * reads only the kept texts: on SQLite, joining the table to read its rows, for the one column the kept
+ * text makes unneeded, cost 3–4 µs a page of 25 ('glass' on 50,000 top categories, alone: 79–82 → 75–78
+ * µs). Compiled once, as `recordJsonOf`'s expression is. Undefined where no record is kept (the row is needed).
  */
 export const recordByRowidOf = (asJson: RawBuilder<string>) => byRowid.get(asJson);
 
@@ -158,17 +158,17 @@ async function make(db: Db, r: ResourceDef): Promise<RawBuilder<string> | undefi
   const columns = await recordColumns(db, r);
   if (!columns) return undefined;
   const written = recordJsonExpression(db, r, columns);
-  // SQLite: the text the triggers keep (stored-records.ts) where there is one, else written now.
-  const kept = isSqlite(db) && (await hasStoredRecords(db, r.name));
-  const expression = kept ? storedOr(r.name, written) : written;
+  // The text the triggers keep (stored-records.ts) where there is one, else written now.
+  const kept = await hasStoredRecords(db, r.name);
+  const expression = kept ? storedOr(db, r.name, written) : written;
   // Compiled here once, to text with no parameters (names are literals): a page's query then compiles it
   // as one raw piece, where 44 members cost ~12 µs to compile on every request (products).
   const compiled = expression.compile(db);
   const made = compiled.parameters.length ? expression : sql.raw<string>(compiled.sql);
   if (kept) {
     const table = sql.table(r.name);
-    const rowid = sql.ref(`${WALKED}.${WALKED_KEY}`);
-    const byWalk = storedOr(r.name, sql<string>`(select ${written} from ${table} where ${table}.rowid = ${rowid})`, rowid);
+    const key = sql.ref(`${WALKED}.${WALKED_KEY}`);
+    const byWalk = storedOr(db, r.name, sql<string>`(select ${written} from ${table} where ${keptKeyOf(db, r.name)} = ${key})`, key);
     const text = byWalk.compile(db);
     byRowid.set(made, text.parameters.length ? byWalk : sql.raw<string>(text.sql));
   }

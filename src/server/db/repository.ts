@@ -129,8 +129,8 @@ export function listQueries(
       const byValue = q.orderBy(sql.ref(`${WALKED}.sortValue`), direction) as QB;
       return unique ? byValue : (byValue.orderBy(sql.ref(`${WALKED}.${tieBreak}`), direction) as QB);
     };
-    // SQLite, where the records are kept: each read by the walk's rowid, and the row only where none is kept.
-    const byRowid = sqlite && asJson && recordByRowidOf(asJson);
+    // Where the records are kept: each read by the walk's key, and the row only where none is kept.
+    const byRowid = asJson && recordByRowidOf(asJson);
     if (byRowid) return inOrder(db.selectFrom(walked.as(WALKED)).select(byRowid.as(JSON_COLUMN))) as SelectQueryBuilder<any, any, Row>;
     const joined = inOrder(db.selectFrom(walked.as(WALKED)).crossJoin(r.name).where(sql<boolean>`${rowKey} = ${sql.ref(`${WALKED}.${WALKED_KEY}`)}`)) as SelectQueryBuilder<any, any, any>;
     return asJson ? joined.select(asJson.as(JSON_COLUMN)) : (joined.selectAll(r.name) as SelectQueryBuilder<any, any, Row>);

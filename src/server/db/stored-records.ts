@@ -23,7 +23,8 @@
  *
  * When the table's columns change (a migration adds one), the record's text changes: the triggers are
  * made again and every record rewritten, in one transaction. A table too wide for `json_object` has none.
- * PostgreSQL has none either: its pages are written by `row_to_json` as read (json-records.ts).
+ * PostgreSQL keeps them too, by its own trigger function, keyed by the row's id (pg-stored-records.ts);
+ * what is read is the same `storedOr`.
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { Registry } from '../../manifest/index.ts';
@@ -32,27 +33,34 @@ import { recordColumns, recordJsonExpression } from './json-records.ts';
 import type { Db } from './repository.ts';
 import { quote } from './search-pending.ts';
 import { keptState } from './trigger-tables.ts';
+import { isSqlite } from './count.ts';
+import { migratePgStoredRecords } from './pg-stored-records.ts';
 
 /** The table keeping `table`'s records as JSON text. */
 export const storedRecordsOf = (table: string) => `${table}_records`;
 
 /** Whether `table` has its records kept (the migration made the table beside it). */
 export async function hasStoredRecords(db: Db, table: string): Promise<boolean> {
-  const { rows } = await sql<{ n: number }>`select count(*) as n from sqlite_master where type = 'table' and name = ${storedRecordsOf(table)}`.execute(db);
+  const { rows } = isSqlite(db)
+    ? await sql<{ n: number }>`select count(*) as n from sqlite_master where type = 'table' and name = ${storedRecordsOf(table)}`.execute(db)
+    : await sql<{ n: number }>`select count(*) as n from pg_tables where schemaname = current_schema() and tablename = ${storedRecordsOf(table)}`.execute(db);
   return Number(rows[0]?.n) > 0;
 }
 
+/** The key a row's record is kept under: its rowid on SQLite, its id on PostgreSQL. */
+export const keptKeyOf = (db: Db, table: string): RawBuilder<unknown> => (isSqlite(db) ? sql`${sql.table(table)}.rowid` : sql`${sql.ref(`${table}.id`)}`);
+
 /**
- * The record of the row of `table` being read (the row whose rowid is `rowid`: by default the one the query
+ * The record of the row of `table` being read (the row whose key is `key`: by default the one the query
  * is on): its kept text, else `written` (the record written now).
  */
-export function storedOr(table: string, written: RawBuilder<string>, rowid: RawBuilder<unknown> = sql`${sql.table(table)}.rowid`): RawBuilder<string> {
-  return sql<string>`coalesce((select "record" from ${sql.table(storedRecordsOf(table))} where "rid" = ${rowid}), ${written})`;
+export function storedOr(db: Db, table: string, written: RawBuilder<string>, key: RawBuilder<unknown> = keptKeyOf(db, table)): RawBuilder<string> {
+  return sql<string>`coalesce((select "record" from ${sql.table(storedRecordsOf(table))} where "rid" = ${key}), ${written})`;
 }
 
 /** Makes, remakes or drops each table's kept records and their triggers, as its columns now are. */
 export async function migrateStoredRecords(database: Database, registry: Registry): Promise<void> {
-  if (database.engine !== 'sqlite') return;
+  if (database.engine !== 'sqlite') return migratePgStoredRecords(database, registry);
   const { db } = database;
   for (const r of registry.resources) {
     const kept = storedRecordsOf(r.name);
