@@ -13,12 +13,10 @@ import pg from 'pg';
 import { sql } from 'kysely';
 import { registry } from '../../resources/index.ts';
 import { migrate } from '../../src/server/db/migrate.ts';
-import { JSON_COLUMN, recordColumns, recordJsonExpression, recordJsonOf } from '../../src/server/db/json-records.ts';
-import { listQueries } from '../../src/server/db/repository.ts';
-import { parseListQuery } from '../../src/server/db/list-query.ts';
 import { storedRecordsOf } from '../../src/server/db/stored-records.ts';
 import { dropKeptRecordTriggers, keptTriggersOf } from '../../src/server/db/pg-stored-records.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { expectEveryTableKept, keptGlass, keptOutOfStep, walkedSearchPage } from '../support/kept-records.ts';
 import type { Database } from '../../src/server/db/connect.ts';
 
 const TABLE = 'topCategories';
@@ -38,37 +36,20 @@ describe.skipIf(!process.env.DATABASE_URL)('records kept as JSON text by a trigg
   const database = () => ({ db: server.db, engine: 'postgres' }) as unknown as Database;
   const kept = storedRecordsOf(TABLE);
 
-  /** Rows of `table` whose kept record is missing or differs from the record written now, and the counts. */
-  async function outOfStep(table: string): Promise<{ rows: number; kept: number; differing: string[] }> {
-    const r = registry.resource(table);
-    const live = recordJsonExpression(server.db, r, (await recordColumns(server.db, r))!).compile(server.db).sql;
-    const count = async (t: string) => Number((await sql.raw<{ n: string }>(`select count(*) as n from "${t}"`).execute(server.db)).rows[0].n);
-    const { rows: differing } = await sql
-      .raw<{ id: string }>(`select "${table}"."id" as id from "${table}" left join "${storedRecordsOf(table)}" k on k."rid" = "${table}"."id" where k."record" is distinct from ${live}`)
-      .execute(server.db);
-    return { rows: await count(table), kept: await count(storedRecordsOf(table)), differing: differing.map((d) => d.id) };
-  }
+  const outOfStep = (table: string) => keptOutOfStep(server.db, 'postgres', table);
   const record = async (id: string) => (await sql<{ record: string }>`select "record" from ${sql.table(kept)} where "rid" = ${id}`.execute(server.db)).rows[0]?.record;
 
   it('keeps one record for each row of every table, the record written now', async () => {
-    let rows = 0;
-    for (const r of registry.resources) {
-      if (!(await recordColumns(server.db, r))) continue;
-      const state = await outOfStep(r.name);
-      expect(state.differing, r.name).toEqual([]);
-      expect(state.kept, r.name).toBe(state.rows);
-      rows += state.rows;
-    }
-    expect(rows).toBeGreaterThan(100);
+    await expectEveryTableKept(server.db, 'postgres');
   });
 
   it('keeps it in step with creates, updates and deletes, and answers the kept text', async () => {
-    const made = await server.api('POST', '/top-categories', { cookie: admin, body: { name: 'Kept glass', image: '/logo.jpg', href: '/c/k', status: 'PUBLISHED', order: 7 } });
+    const made = await server.api('POST', '/top-categories', { cookie: admin, body: keptGlass() });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     const id = made.body.id as string;
     expect(JSON.parse((await record(id))!)).toEqual(made.body);
 
-    const changed = await server.api('PATCH', `/top-categories/${id}`, { cookie: admin, body: { name: 'Kept glass 2', image: '/logo.jpg', href: '/c/k', status: 'PUBLISHED', order: 8 } });
+    const changed = await server.api('PATCH', `/top-categories/${id}`, { cookie: admin, body: keptGlass(1) });
     expect(changed.status, JSON.stringify(changed.body)).toBe(200);
     expect(JSON.parse((await record(id))!)).toEqual(changed.body);
     expect((await outOfStep(TABLE)).differing).toEqual([]);
@@ -81,7 +62,7 @@ describe.skipIf(!process.env.DATABASE_URL)('records kept as JSON text by a trigg
     const one = await server.api('GET', `/top-categories/${changed.body.slug}`, { cookie: admin });
     expect(one.body.name).toBe('Only in the kept text');
     // The next write puts the record back in step.
-    const again = await server.api('PATCH', `/top-categories/${id}`, { cookie: admin, body: { name: 'Kept glass 3', image: '/logo.jpg', href: '/c/k', status: 'PUBLISHED', order: 9 } });
+    const again = await server.api('PATCH', `/top-categories/${id}`, { cookie: admin, body: keptGlass(2) });
     expect(JSON.parse((await record(id))!)).toEqual(again.body);
 
     // A rolled-back write leaves the kept record as it was.
@@ -123,13 +104,7 @@ describe.skipIf(!process.env.DATABASE_URL)('records kept as JSON text by a trigg
   });
 
   it('reads a walked search page by its kept records, and a row whose record is not kept by the row', async () => {
-    const r = registry.resource(TABLE);
-    const asJson = (await recordJsonOf(server.db, r))!;
-    const first = (await sql<{ name: string }>`select "name" from ${sql.table(TABLE)} order by "name" limit 1`.execute(server.db)).rows[0].name;
-    const query = parseListQuery(r, { sort: JSON.stringify(['name', 'ASC']), range: JSON.stringify([0, 9]), filter: JSON.stringify({ q: first.slice(0, 3) }) });
-    // The page as a walked search reads it (repository.ts, `pageSearchBy`'s 'scan'), each record parsed.
-    const page = async () =>
-      (await listQueries(server.db, r, query, undefined, undefined, 'scan', asJson).page.execute()).map((row) => JSON.parse(String(row[JSON_COLUMN])));
+    const page = await walkedSearchPage(server.db, TABLE);
     const before = await page();
     expect(before.length).toBeGreaterThan(0);
     const id = before[0].id as string;

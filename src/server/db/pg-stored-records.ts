@@ -31,22 +31,21 @@ import type { Database } from './connect.ts';
 import { recordColumns, recordJsonExpression } from './json-records.ts';
 import type { Db } from './repository.ts';
 import { quote } from './search-pending.ts';
-
-/** The kept records' table of `table` (the same name on both engines). */
-const keptOf = (table: string) => `${table}_records`;
+// A cycle with stored-records.ts, harmless: the name is only read inside functions.
+import { storedRecordsOf } from './stored-records.ts';
 
 /** The names of the kept records' trigger function and triggers of `table` (unquoted). */
 export const keptTriggersOf = (table: string) => ({
-  fn: `${keptOf(table)}_keep`,
-  row: `${keptOf(table)}_keep`,
-  truncate: `${keptOf(table)}_truncate`,
+  fn: `${storedRecordsOf(table)}_keep`,
+  row: `${storedRecordsOf(table)}_keep`,
+  truncate: `${storedRecordsOf(table)}_truncate`,
 });
 
 /** The statements that make `r`'s kept records in `schema`, from the record's columns (`recordColumns`). */
 export function keptRecordStatements(db: Db, r: ResourceDef, columns: readonly string[], schema: string) {
   const names = keptTriggersOf(r.name);
   const at = (name: string) => `${quote(schema)}.${quote(name)}`;
-  const side = at(keptOf(r.name));
+  const side = at(storedRecordsOf(r.name));
   const table = at(r.name);
   const record = recordJsonExpression(db, r, columns, 'new').compile(db);
   if (record.parameters.length) throw new Error(`${r.name}: a record's text binds values (${record.sql})`);
@@ -92,7 +91,7 @@ export async function migratePgStoredRecords(database: Database, registry: Regis
     const columns = await recordColumns(db, r);
     const statements = columns && keptRecordStatements(db, r, columns, schema);
     const { rows } = await sql<{ comment: string | null; triggers: string[] }>`
-      select obj_description(to_regclass(${`${quote(schema)}.${quote(keptOf(r.name))}`}), 'pg_class') as comment,
+      select obj_description(to_regclass(${`${quote(schema)}.${quote(storedRecordsOf(r.name))}`}), 'pg_class') as comment,
         array(select tgname::text from pg_trigger where tgrelid = to_regclass(${`${quote(schema)}.${quote(r.name)}`}) and not tgisinternal) as triggers`.execute(db);
     const have = rows[0];
     const mine = [names.row, names.truncate].filter((t) => have.triggers.includes(t));
@@ -102,7 +101,7 @@ export async function migratePgStoredRecords(database: Database, registry: Regis
       const table = `${quote(schema)}.${quote(r.name)}`;
       for (const t of mine) await sql.raw(`DROP TRIGGER IF EXISTS ${quote(t)} ON ${table}`).execute(trx);
       if (!statements) {
-        await sql.raw(`DROP TABLE IF EXISTS ${quote(schema)}.${quote(keptOf(r.name))}`).execute(trx);
+        await sql.raw(`DROP TABLE IF EXISTS ${quote(schema)}.${quote(storedRecordsOf(r.name))}`).execute(trx);
         await sql.raw(`DROP FUNCTION IF EXISTS ${quote(schema)}.${quote(names.fn)}()`).execute(trx);
         return;
       }

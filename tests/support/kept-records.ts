@@ -1,0 +1,62 @@
+/**
+ * What the kept-records tests of both engines share (stored-records.test.ts for SQLite,
+ * pg-stored-records.test.ts for PostgreSQL): whether a table's kept records are the records written now,
+ * the check of every table, a top category's writes through the API, and a walked search page as the
+ * repository reads it. Each engine keys its kept records its own way (SQLite by rowid, PostgreSQL by id),
+ * so the join's key and its "differs" operator are chosen here by engine; the assertions stay in the tests.
+ */
+import { expect } from 'vitest';
+import { sql, type Kysely } from 'kysely';
+import { registry } from '../../resources/index.ts';
+import { JSON_COLUMN, recordColumns, recordJsonExpression, recordJsonOf } from '../../src/server/db/json-records.ts';
+import { listQueries } from '../../src/server/db/repository.ts';
+import { parseListQuery } from '../../src/server/db/list-query.ts';
+import { storedRecordsOf } from '../../src/server/db/stored-records.ts';
+import type { Engine } from '../../src/server/db/connect.ts';
+
+/** A table's rows and kept records counted, and the ids of rows whose kept record is missing or differs from the record written now. */
+export async function keptOutOfStep(db: Kysely<any>, engine: Engine, table: string): Promise<{ rows: number; kept: number; differing: string[] }> {
+  const r = registry.resource(table);
+  const live = recordJsonExpression(db, r, (await recordColumns(db, r))!).compile(db).sql;
+  const count = async (t: string) => Number((await sql.raw<{ n: number | string }>(`select count(*) as n from "${t}"`).execute(db)).rows[0].n);
+  const key = engine === 'sqlite' ? `"${table}".rowid` : `"${table}"."id"`;
+  const differs = engine === 'sqlite' ? 'is not' : 'is distinct from';
+  const { rows: differing } = await sql
+    .raw<{ id: string }>(`select "${table}"."id" as id from "${table}" left join "${storedRecordsOf(table)}" k on k."rid" = ${key} where k."record" ${differs} ${live}`)
+    .execute(db);
+  return { rows: await count(table), kept: await count(storedRecordsOf(table)), differing: differing.map((d) => d.id) };
+}
+
+/** Every table with records keeps one for each row, the record written now; more than 100 rows in all (the seed). */
+export async function expectEveryTableKept(db: Kysely<any>, engine: Engine): Promise<void> {
+  let rows = 0;
+  for (const r of registry.resources) {
+    if (!(await recordColumns(db, r))) continue;
+    const state = await keptOutOfStep(db, engine, r.name);
+    expect(state.differing, r.name).toEqual([]);
+    expect(state.kept, r.name).toBe(state.rows);
+    rows += state.rows;
+  }
+  expect(rows).toBeGreaterThan(100);
+}
+
+/** The body of a top category the tests write: 'Kept glass' at first (n = 0), its `n`th change 'Kept glass n+1'. */
+export const keptGlass = (n = 0) => ({
+  name: n ? `Kept glass ${n + 1}` : 'Kept glass',
+  image: '/logo.jpg',
+  href: '/c/k',
+  status: 'PUBLISHED',
+  order: 7 + n,
+});
+
+/**
+ * A walked search page of `table` (sorted by name, searching the first name's first three letters) as the
+ * repository reads it (repository.ts, `pageSearchBy`'s 'scan'), each record parsed.
+ */
+export async function walkedSearchPage(db: Kysely<any>, table: string): Promise<() => Promise<Record<string, unknown>[]>> {
+  const r = registry.resource(table);
+  const asJson = (await recordJsonOf(db, r))!;
+  const first = (await sql<{ name: string }>`select "name" from ${sql.table(table)} order by "name" limit 1`.execute(db)).rows[0].name;
+  const query = parseListQuery(r, { sort: JSON.stringify(['name', 'ASC']), range: JSON.stringify([0, 9]), filter: JSON.stringify({ q: first.slice(0, 3) }) });
+  return async () => (await listQueries(db, r, query, undefined, undefined, 'scan', asJson).page.execute()).map((row) => JSON.parse(String(row[JSON_COLUMN])));
+}
