@@ -30,7 +30,7 @@ export interface ConnectOptions {
   file?: string;
   /** PostgreSQL schema to create (if absent) and use. */
   schema?: string;
-  /** SQLite file: threads reading list pages (read-pool.ts); left out, `READ_WORKERS` or one a CPU besides the main thread's. */
+  /** SQLite file: threads reading list pages (read-pool.ts); left out, `READ_WORKERS` or one a CPU (at most 4, none on one CPU). */
   readWorkers?: number;
   /** PostgreSQL: pipelined connections for reads outside a transaction (pg-pipeline.ts); left out, `PG_PIPELINES` or 2. */
   pipelines?: number;

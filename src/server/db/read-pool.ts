@@ -39,14 +39,19 @@ export const MAX_READ_WORKERS = 16;
 
 /**
  * `READ_WORKERS`: how many threads read list pages (SQLite files; 0 reads on the main connection).
- * Unset or empty: one a CPU besides the main thread's, at most 4, and none on a single CPU (the worker
- * would only take turns with the main thread, the trip to it and back added). On 2 cores one worker
- * did as well as two, or better: 'glass' on 50,000 top categories, alternating, 2,529 and 3,164 req/s
- * against 2,227 and 2,783 (none: 1,694 and 1,648). Anything else stops the start with a message.
+ * Unset or empty: one a CPU, at most 4, and none on a single CPU (the worker would only take turns with
+ * the main thread, the trip to it and back added). Why as many as the CPUs, the main thread's too: a
+ * worker waits on the main thread for its next pages and the main thread on it for their answers, so
+ * with one alone the two took turns. On 2 cores, cold, 50 connections, 50,000 top categories,
+ * alternating, 5 rounds of 8 s (2026-12-01, load 2.0–2.7): searching 'glass' 9,515–10,565 req/s with one
+ * worker against 11,091–11,471 with two, a sorted page 17,200–18,944 against 19,638–20,446; two ahead in
+ * every round. (On 2026-11-26, when a page cost SQLite three times what it does now, one had done as well
+ * as two: 'glass' 2,529 and 3,164 req/s against 2,227 and 2,783.) Anything else stops the start with a
+ * message.
  */
 export function parseReadWorkers(value: string | undefined, cpuCount = cpus().length): number {
   const text = (value ?? '').trim();
-  if (text === '') return cpuCount > 1 ? Math.min(cpuCount - 1, 4) : 0;
+  if (text === '') return cpuCount > 1 ? Math.min(cpuCount, 4) : 0;
   const n = Number(text);
   if (!Number.isInteger(n) || n < 0 || n > MAX_READ_WORKERS)
     throw new Error(`READ_WORKERS must be a whole number from 0 to ${MAX_READ_WORKERS}, not '${value}'`);
