@@ -60,3 +60,17 @@ export async function walkedSearchPage(db: Kysely<any>, table: string): Promise<
   const query = parseListQuery(r, { sort: JSON.stringify(['name', 'ASC']), range: JSON.stringify([0, 9]), filter: JSON.stringify({ q: first.slice(0, 3) }) });
   return async () => (await listQueries(db, r, query, undefined, undefined, 'scan', asJson).page.execute()).map((row) => JSON.parse(String(row[JSON_COLUMN])));
 }
+
+/**
+ * A column a migration adds is in every kept record: `table` gains "keptLater" = 'yes' in every row, then
+ * `migrateIt` runs (the engine's own migration), and every kept record holds it and is the record written now.
+ */
+export async function expectAddedColumnKept(db: Kysely<any>, engine: Engine, table: string, migrateIt: () => Promise<void>): Promise<void> {
+  await sql`alter table ${sql.table(table)} add column "keptLater" text`.execute(db);
+  await sql`update ${sql.table(table)} set "keptLater" = 'yes'`.execute(db);
+  await migrateIt();
+  const { rows } = await sql<{ record: string }>`select "record" from ${sql.table(storedRecordsOf(table))}`.execute(db);
+  expect(rows.length).toBeGreaterThan(0);
+  for (const { record } of rows) expect(JSON.parse(record).keptLater).toBe('yes');
+  expect((await keptOutOfStep(db, engine, table)).differing).toEqual([]);
+}
