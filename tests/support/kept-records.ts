@@ -13,6 +13,7 @@ import { listQueries } from '../../src/server/db/repository.ts';
 import { parseListQuery } from '../../src/server/db/list-query.ts';
 import { storedRecordsOf } from '../../src/server/db/stored-records.ts';
 import type { Engine } from '../../src/server/db/connect.ts';
+import type { TestServer } from './server.ts';
 
 /** A table's rows and kept records counted, and the ids of rows whose kept record is missing or differs from the record written now. */
 export async function keptOutOfStep(db: Kysely<any>, engine: Engine, table: string): Promise<{ rows: number; kept: number; differing: string[] }> {
@@ -73,4 +74,43 @@ export async function expectAddedColumnKept(db: Kysely<any>, engine: Engine, tab
   expect(rows.length).toBeGreaterThan(0);
   for (const { record } of rows) expect(JSON.parse(record).keptLater).toBe('yes');
   expect((await keptOutOfStep(db, engine, table)).differing).toEqual([]);
+}
+
+/** A list answer's records (a paged list answers `{ data }`, another the array). */
+export const recordsOf = (body: any): Record<string, unknown>[] => (Array.isArray(body) ? body : body.data);
+
+/**
+ * Writes through the API keep the record, and what the server answers is the kept text: a top category
+ * created and updated (its kept record is each answer), its kept text changed behind the server's back
+ * (`setKeptName`, the engine's own JSON edit) shows in a new page and in the record read, and the next
+ * update puts it back in step. `keptOf(id)` reads the kept text of the row with that id (each engine keys
+ * its own way). Answers the id and the last answer, for the engine's own checks that follow.
+ */
+export async function expectWritesKeptAndAnswered(
+  server: TestServer,
+  admin: string,
+  engine: Engine,
+  keys: { keptOf: (id: string) => Promise<string | undefined>; setKeptName: (id: string, name: string) => Promise<void> },
+): Promise<{ id: string; last: Record<string, unknown> }> {
+  const made = await server.api('POST', '/top-categories', { cookie: admin, body: keptGlass() });
+  expect(made.status, JSON.stringify(made.body)).toBe(201);
+  const id = made.body.id as string;
+  expect(JSON.parse((await keys.keptOf(id))!)).toEqual(made.body);
+
+  const changed = await server.api('PATCH', `/top-categories/${id}`, { cookie: admin, body: keptGlass(1) });
+  expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+  expect(JSON.parse((await keys.keptOf(id))!)).toEqual(changed.body);
+  expect((await keptOutOfStep(server.db, engine, 'topCategories')).differing).toEqual([]);
+
+  // What the server answers is the kept text: changed behind its back, a new page and the record show it.
+  await keys.setKeptName(id, 'Only in the kept text');
+  const page = await server.api('GET', '/top-categories', { cookie: admin, query: { filter: { q: 'Kept glass' }, sort: ['order', 'DESC'] } });
+  expect(page.status).toBe(200);
+  expect(recordsOf(page.body).map((x) => x.name)).toEqual(['Only in the kept text']);
+  const one = await server.api('GET', `/top-categories/${changed.body.slug}`, { cookie: admin });
+  expect(one.body.name).toBe('Only in the kept text');
+  // The next write puts the record back in step.
+  const again = await server.api('PATCH', `/top-categories/${id}`, { cookie: admin, body: keptGlass(2) });
+  expect(JSON.parse((await keys.keptOf(id))!)).toEqual(again.body);
+  return { id, last: again.body };
 }
