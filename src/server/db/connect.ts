@@ -13,6 +13,7 @@ import { searchQueueFlusher } from './search-pending.ts';
 import { FALLBACK_CHECKPOINT_PAGES, startCheckpointer } from './checkpointer.ts';
 import { prepareReadingStatements } from './pg-statements.ts';
 import { attachReadPool, parseReadWorkers, ReadPool } from './read-pool.ts';
+import { batchRecords, parseBatchRecords } from './record-batches.ts';
 import { parsePipelines, PgPipelines, pipelinedKysely } from './pg-pipeline.ts';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -93,6 +94,8 @@ async function connectPostgres(url: string, schema?: string, pipelinesOption?: n
   // Reads outside a transaction go down a few pipelined connections (pg-pipeline.ts).
   const pipelines = pipelinesOption ?? parsePipelines(process.env.PG_PIPELINES);
   const db = pipelines > 0 ? await pipelinedKysely(dialect, new PgPipelines(config, pipelines)) : new Kysely<any>({ dialect });
+  // Records read one at a time are read in one statement with the others of their turn (record-batches.ts).
+  if (parseBatchRecords(process.env.PG_BATCH_RECORDS)) batchRecords(db);
   return { db, engine: 'postgres', close: () => db.destroy() };
 }
 

@@ -15,6 +15,7 @@ import { isBlobRefusal, JSON_COLUMN, recordJsonOf } from './json-records.ts';
 import { VERSION } from './tables.ts';
 import { readInTurn } from './group-commit.ts';
 import { takeFirst } from './taken-rows.ts';
+import { batchesRecords, recordInTurn } from './record-batches.ts';
 
 /** The accounts table: owners are its ids, and teams are read from it. */
 export const ACCOUNTS = 'users';
@@ -123,6 +124,11 @@ export interface WrittenRecord {
 export async function findReachableJson(db: Db, registry: Registry, r: ResourceDef, reach: Reach, field: string, value: unknown): Promise<WrittenRecord | null | undefined> {
   const asJson = await recordJsonOf(db, r);
   if (!asJson) return undefined;
+  // On PostgreSQL, read in one statement with the others asked for this turn (record-batches.ts).
+  if (reach.kind === 'all' && batchesRecords(db)) {
+    const row = await recordInTurn(db, r.name, field, value, asJson);
+    return row ? { record: row[JSON_COLUMN] as string, version: row[VERSION] } : null;
+  }
   const query =
     reach.kind === 'all'
       ? recordQuery(db, r.name, field, value, asJson)
