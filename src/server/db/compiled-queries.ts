@@ -16,7 +16,7 @@
  * function: its queries are built every time, not kept. Bounded: at MAX_KEPT entries the whole memo
  * starts again, as the statement caches do (sqlite-statements.ts).
  */
-import { CompiledQuery, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { CompiledQuery, sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { ResourceDef } from '../../manifest/index.ts';
 import type { ListQuery } from './list-query.ts';
 import type { SearchBy } from './search.ts';
@@ -109,6 +109,31 @@ export function recordQuery(db: Db, table: string, field: string, value: unknown
 // under tsx each such closure costs a naming call, about 0.3 µs).
 const buildRecordQuery = (db: Db, table: string, field: string, value: unknown, asJson: RawBuilder<string> | undefined) =>
   recordSelect(db, table, asJson).where(`${table}.${field}`, '=', value).compile();
+
+/** The column `recordsQuery` adds to each row: the value it was asked by, as text. */
+export const ASKED = '__asked';
+
+const byAny = new WeakMap<object, Map<string, CompiledQuery<Record<string, unknown>>>>();
+
+/**
+ * PostgreSQL: `recordQuery`'s select for an array of values (`<field> = any($1)`), each row with the
+ * value it was asked by as text (ASKED), for the get-ones of a turn read together (record-batches.ts).
+ * Compiled once per table and field, as `recordQuery` is; the array bound when run.
+ */
+export function recordsQuery(db: Db, table: string, field: string, values: readonly unknown[], asJson: RawBuilder<string>): CompiledQuery<Record<string, unknown>> {
+  const memo = memoOf(byAny, db);
+  const key = `${table}\u0000${field}`;
+  let compiled = memo.get(key);
+  if (compiled === undefined) {
+    const column = sql.ref(`${table}.${field}`);
+    compiled = recordSelect(db, table, asJson)
+      .select(sql<string>`${column}::text`.as(ASKED))
+      .where(sql<boolean>`${column} = any(${sql.val([])})`)
+      .compile();
+    memo.set(key, compiled);
+  }
+  return { ...compiled, parameters: [values] };
+}
 
 const inserts = new WeakMap<object, Map<string, string | null>>();
 

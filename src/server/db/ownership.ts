@@ -6,7 +6,7 @@
  * The team of a dealer is read from `users` (`users.<team> = the dealer's id`) inside the query, so a
  * seller moved to another dealer is out of the first dealer's reach at once, with no copy to keep in step.
  */
-import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { labelOf, type FieldDef, type OwnerDef, type Registry, type ResourceDef } from '../../manifest/index.ts';
 import { badRequest, notFound } from '../errors.ts';
 import type { Db, Row } from './repository.ts';
@@ -124,23 +124,24 @@ export interface WrittenRecord {
 export async function findReachableJson(db: Db, registry: Registry, r: ResourceDef, reach: Reach, field: string, value: unknown): Promise<WrittenRecord | null | undefined> {
   const asJson = await recordJsonOf(db, r);
   if (!asJson) return undefined;
-  // On PostgreSQL, read in one statement with the others asked for this turn (record-batches.ts).
-  if (reach.kind === 'all' && batchesRecords(db)) {
-    const row = await recordInTurn(db, r.name, field, value, asJson);
-    return row ? { record: row[JSON_COLUMN] as string, version: row[VERSION] } : null;
-  }
-  const query =
-    reach.kind === 'all'
-      ? recordQuery(db, r.name, field, value, asJson)
-      : whereReachable(registry, r, reach, recordSelect(db, r.name, asJson).where(`${r.name}.${field}`, '=', value)).compile();
   try {
-    const row = takeFirst(await readInTurn<Row>(db, query));
+    // Every row reachable, on PostgreSQL: in one statement with the others asked for this turn (record-batches.ts).
+    const row =
+      reach.kind === 'all' && batchesRecords(db)
+        ? await recordInTurn(db, r.name, field, value, asJson)
+        : takeFirst(await readInTurn<Row>(db, recordJsonQuery(db, registry, r, reach, field, value, asJson)));
     return row ? { record: row[JSON_COLUMN] as string, version: row[VERSION] } : null;
   } catch (error) {
     if (isBlobRefusal(error)) return undefined;
     throw error;
   }
 }
+
+/** The query of a record's JSON text and version by `field` within `reach`: compiled once where every row is reachable. */
+const recordJsonQuery = (db: Db, registry: Registry, r: ResourceDef, reach: Reach, field: string, value: unknown, asJson: RawBuilder<string>) =>
+  reach.kind === 'all'
+    ? recordQuery(db, r.name, field, value, asJson)
+    : whereReachable(registry, r, reach, recordSelect(db, r.name, asJson).where(`${r.name}.${field}`, '=', value)).compile();
 
 /**
  * The row with `id` as `user` may see it, or a 404 (`<Label> not found.`) when it does not exist or is

@@ -16,13 +16,10 @@
  * Only a database's own Kysely instance batches (`batchRecords`, connect.ts): a transaction is an
  * instance of its own, and its reads stay on its connection.
  */
-import { sql, type CompiledQuery, type Kysely, type RawBuilder } from 'kysely';
+import type { Kysely, RawBuilder } from 'kysely';
 import type { Db, Row } from './repository.ts';
-import { recordQuery, recordSelect } from './compiled-queries.ts';
+import { ASKED, recordQuery, recordsQuery } from './compiled-queries.ts';
 import { takeFirst } from './taken-rows.ts';
-
-/** The column a batched read adds to each row: the value it was asked by, as text. */
-const ASKED = '__asked';
 
 type Waiting = { resolve(row: Row | undefined): void; reject(error: unknown): void };
 
@@ -34,14 +31,8 @@ interface Batch {
   asked: Map<string, { value: unknown; waiting: Waiting[] }>;
 }
 
-interface Batcher {
-  /** This turn's batches, by table and field. */
-  pending: Map<string, Batch>;
-  /** Each table and field's batched statement, compiled once. */
-  compiled: Map<string, CompiledQuery<Row>>;
-}
-
-const batchers = new WeakMap<Db, Batcher>();
+/** This turn's batches of each batching database, by table and field. */
+const batchers = new WeakMap<Db, Map<string, Batch>>();
 
 /** Counted for tests: statements run for batches, and the values they asked for. */
 export const recordBatchStats = { statements: 0, values: 0 };
@@ -55,7 +46,7 @@ export function parseBatchRecords(value: string | undefined): boolean {
 
 /** Makes `db`, a PostgreSQL database's own instance, read the records asked for in one turn together. */
 export function batchRecords(db: Kysely<any>) {
-  batchers.set(db, { pending: new Map(), compiled: new Map() });
+  batchers.set(db, new Map());
 }
 
 /** Whether `db` reads records in batches (`batchRecords`). */
@@ -66,12 +57,12 @@ export const batchesRecords = (db: Db) => batchers.has(db);
  * `recordQuery` selects them), read with the others asked for this turn; undefined when there is none.
  */
 export function recordInTurn(db: Db, table: string, field: string, value: unknown, asJson: RawBuilder<string>): Promise<Row | undefined> {
-  const batcher = batchers.get(db)!;
+  const pending = batchers.get(db)!;
   const key = `${table}\u0000${field}`;
-  let batch = batcher.pending.get(key);
+  let batch = pending.get(key);
   if (!batch) {
-    if (!batcher.pending.size) setImmediate(runTurn, db, batcher);
-    batcher.pending.set(key, (batch = { table, field, asJson, asked: new Map() }));
+    if (!pending.size) setImmediate(runTurn, db, pending);
+    pending.set(key, (batch = { table, field, asJson, asked: new Map() }));
   }
   // Two reads of one value share its row (the statement would answer it once).
   const asked = String(value);
@@ -81,12 +72,12 @@ export function recordInTurn(db: Db, table: string, field: string, value: unknow
   return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
 }
 
-function runTurn(db: Db, batcher: Batcher) {
-  for (const [key, batch] of batcher.pending) void runBatch(db, batcher, key, batch);
-  batcher.pending.clear();
+function runTurn(db: Db, pending: Map<string, Batch>) {
+  for (const batch of pending.values()) void runBatch(db, batch);
+  pending.clear();
 }
 
-async function runBatch(db: Db, batcher: Batcher, key: string, batch: Batch) {
+async function runBatch(db: Db, batch: Batch) {
   const entries = [...batch.asked.values()];
   // One value alone: the statement a read by itself runs, its plan already made (pg-statements.ts).
   if (entries.length === 1) return runAlone(db, batch, entries[0]);
@@ -94,8 +85,8 @@ async function runBatch(db: Db, batcher: Batcher, key: string, batch: Batch) {
   recordBatchStats.values += entries.length;
   let rows: Row[];
   try {
-    const compiled = batchedQuery(db, batcher, key, batch);
-    rows = (await db.executeQuery<Row>({ ...compiled, parameters: [entries.map((e) => e.value)] })).rows;
+    const values = entries.map((e) => e.value);
+    rows = (await db.executeQuery(recordsQuery(db, batch.table, batch.field, values, batch.asJson))).rows;
   } catch {
     // One value may have failed them all: each is asked again alone, to be answered or refused alone.
     for (const entry of entries) void runAlone(db, batch, entry);
@@ -121,18 +112,4 @@ async function runAlone(db: Db, batch: Batch, entry: { value: unknown; waiting: 
   } catch (error) {
     for (const w of entry.waiting) w.reject(error);
   }
-}
-
-/** `recordQuery`'s select and the value each row was asked by, for an array of values (`= any($1)`): the index is walked once. */
-function batchedQuery(db: Db, batcher: Batcher, key: string, batch: Batch): CompiledQuery<Row> {
-  let compiled = batcher.compiled.get(key);
-  if (!compiled) {
-    const column = sql.ref(`${batch.table}.${batch.field}`);
-    compiled = recordSelect(db, batch.table, batch.asJson)
-      .select(sql<string>`${column}::text`.as(ASKED))
-      .where(sql<boolean>`${column} = any(${sql.val([])})`)
-      .compile() as CompiledQuery<Row>;
-    batcher.compiled.set(key, compiled);
-  }
-  return compiled;
 }
