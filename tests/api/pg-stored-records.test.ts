@@ -6,7 +6,8 @@
  * changed, a TRUNCATE and a write from a session whose `search_path` is elsewhere; a rolled-back write
  * leaves it as it was; the answers over HTTP are the kept texts; a walked search page reads them, and a row
  * whose record is missing by the row; a column a migration adds is in every kept record; triggers dropped
- * (as the bench's bulk seed drops them) or a database from before them are remade and filled when migrated.
+ * (as the bench's bulk seed drops them), a database from before them or a kept table defined otherwise (its
+ * id's collation) are remade and filled when migrated.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
@@ -124,6 +125,19 @@ describe.skipIf(!process.env.DATABASE_URL)('records kept as JSON text by a trigg
     const state = await outOfStep(TABLE);
     expect(state.differing).toEqual([]);
     expect(state.kept).toBe(state.rows);
+
+    // A kept table an earlier server made (its id in the database's collation, its statements' digest
+    // another): migrating makes it again, the id compared byte by byte, every record in it.
+    const collation = async () =>
+      (await sql<{ c: string | null }>`select collation_name as c from information_schema.columns where table_schema = current_schema() and table_name = ${kept} and column_name = 'rid'`.execute(server.db)).rows[0]?.c;
+    expect(await collation()).toBe('C');
+    await sql.raw(`alter table "${kept}" alter column "rid" type text collate "default"`).execute(server.db);
+    await sql.raw(`comment on table "${kept}" is 'kept records from an earlier server'`).execute(server.db);
+    expect(await collation()).toBeNull();
+    await migrate(database(), registry);
+    expect(await collation()).toBe('C');
+    expect((await outOfStep(TABLE)).differing).toEqual([]);
+    expect((await outOfStep(TABLE)).kept).toBe(state.rows);
 
     // A migration with nothing changed rewrites nothing (the records keep their physical rows).
     const where = async () => (await sql<{ ctid: string }>`select ctid::text from ${sql.table(kept)} order by "rid" limit 5`.execute(server.db)).rows;

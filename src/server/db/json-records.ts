@@ -154,13 +154,30 @@ const byRowid = new WeakMap<RawBuilder<string>, RawBuilder<string>>();
  */
 export const recordByRowidOf = (asJson: RawBuilder<string>) => byRowid.get(asJson);
 
+/** The alias under which a PostgreSQL kept record's fallback reads its own row again (`ownRowRecord`). */
+const OWN_ROW = 'own_row';
+
+/**
+ * PostgreSQL: the record of the row being read, written now from that row read again by its id, for a
+ * row that has no kept text. Why not from the row the query is on: a page's query that names no column
+ * but its sort's, its filters' and the id reads them from the sort's index alone (an index-only scan),
+ * and fetches no row of the table at all, where naming every column (for a fallback that is never
+ * taken: COALESCE stops at the kept text) made it fetch all 25. A page of 25 of 50,000 products sorted
+ * by name, in PostgreSQL alone (pgbench, prepared, one client): 128 → 104 shared buffers read, 7,275 and
+ * 7,310 → 7,803 and 8,081 pages a second. A get-one reads its row anyway (the version, the owner).
+ */
+function ownRowRecord(db: Db, r: ResourceDef, columns: readonly string[]): RawBuilder<string> {
+  const own = recordJsonExpression(db, r, columns, OWN_ROW);
+  return sql<string>`(select ${own} from ${sql.table(r.name)} as ${sql.table(OWN_ROW)} where ${sql.ref(`${OWN_ROW}.id`)} = ${sql.ref(`${r.name}.id`)})`;
+}
+
 async function make(db: Db, r: ResourceDef): Promise<RawBuilder<string> | undefined> {
   const columns = await recordColumns(db, r);
   if (!columns) return undefined;
   const written = recordJsonExpression(db, r, columns);
   // The text the triggers keep (stored-records.ts) where there is one, else written now.
   const kept = await hasStoredRecords(db, r.name);
-  const expression = kept ? storedOr(db, r.name, written) : written;
+  const expression = !kept ? written : isSqlite(db) ? storedOr(db, r.name, written) : storedOr(db, r.name, ownRowRecord(db, r, columns));
   // Compiled here once, to text with no parameters (names are literals): a page's query then compiles it
   // as one raw piece, where 44 members cost ~12 µs to compile on every request (products).
   const compiled = expression.compile(db);

