@@ -196,6 +196,9 @@ describe.each(engines)('list query plans (%s)', (engine) => {
             if (engine === 'postgres' && recordByRowidOf(asJson!) && !Object.keys(filter).length && !r.fields.some((f) => f.name === sort && (f.unique || f.sortAs === 'number'))
                 && !pageLines.some((l) => /Index Only Scan (Backward )?using \S+ on/.test(l)))
               failures.push(`page sort=${sort} ${order} fetches rows: ${pageLines.join(' | ')}`);
+            // and finds each kept record by its id's hash index (pg-stored-records.ts).
+            if (engine === 'postgres' && recordByRowidOf(asJson!) && !pageLines.some((l) => l.includes(`${r.name}_records_rid_hash`)))
+              failures.push(`page sort=${sort} ${order} filter=${JSON.stringify(filter)} reads its kept records otherwise: ${pageLines.join(' | ')}`);
             // The count the server runs: PostgreSQL's stops after EXACT_COUNT_UP_TO + 1 rows (count.ts).
             const countLines = Object.keys(filter).length ? await plan(database, engine === 'postgres' ? boundedCount(database.db, matched) : count) : [];
             // PostgreSQL may count a common word's first EXACT_COUNT_UP_TO + 1 matches by reading rows until it has
@@ -240,7 +243,9 @@ describe.each(engines)('list query plans (%s)', (engine) => {
               const byId = byIdLine(r.name) >= 0;
               // Where its records are kept (pg-stored-records.ts), the kept record is looked up by the id first, the
               // row (the last read by its id: a walk sorted by id walks that index too) only where none is.
-              const keptFirst = !recordByRowidOf(asJson!) || (byIdLine(`${r.name}_records`) >= 0 && byIdLine(`${r.name}_records`) < byIdLine(r.name));
+              // (The kept records are found by their id's hash index: pg-stored-records.ts.)
+              const keptLine = walkLines.findLastIndex((l) => l.includes(`Index Scan using ${quoted(`${r.name}_records_rid_hash`)} on ${quoted(`${r.name}_records`)}`));
+              const keptFirst = !recordByRowidOf(asJson!) || (keptLine >= 0 && keptLine < byIdLine(r.name));
               // (A unique field's index holds that field alone: the walk reads each row's id from the row.)
               const uniqueSort = r.fields.some((f) => f.name === sort && f.unique);
               const indexOnly = Object.keys(filter).length > 1 || uniqueSort || options.search.some((f) => f !== sort) || (walkLines.some((l) => /Index Only Scan (Backward )?using \S+ on/.test(l)) &&

@@ -73,6 +73,12 @@ $keep$`;
     // 10,046–10,113 → 11,152–11,297 a second. A comparison with an id of the default collation still
     // uses this index (equality is the same in every deterministic collation).
     table: `CREATE TABLE ${side} ("rid" text COLLATE "C" PRIMARY KEY, "record" text NOT NULL)`,
+    // Reads find a kept record through a hash index, the primary key's B-tree kept for the upsert's
+    // uniqueness: the id is only ever looked up by equality, and a hash index finds it in one bucket page
+    // (its metapage is cached) where the B-tree descends three levels. PostgreSQL chooses it by its own
+    // costs. A page's 25 look-ups, in PostgreSQL alone (pgbench, prepared, one client): 104 → 55 shared
+    // buffers, 11,358 → 15,928 a second. A write pays one more index entry.
+    index: `CREATE INDEX ${quote(`${storedRecordsOf(r.name)}_rid_hash`)} ON ${side} USING hash ("rid")`,
     fn,
     triggers: [
       `CREATE TRIGGER ${quote(names.row)} AFTER INSERT OR UPDATE OR DELETE ON ${table} FOR EACH ROW EXECUTE FUNCTION ${at(names.fn)}()`,
@@ -85,7 +91,7 @@ $keep$`;
 
 /** What the migration writes as the kept table's comment: a digest of the statements that made it. */
 const digestOf = (statements: ReturnType<typeof keptRecordStatements>) =>
-  `kept records ${createHash('sha256').update([statements.table, statements.fn, ...statements.triggers, statements.fill].join('\n')).digest('hex').slice(0, 32)}`;
+  `kept records ${createHash('sha256').update([statements.table, statements.index, statements.fn, ...statements.triggers, statements.fill].join('\n')).digest('hex').slice(0, 32)}`;
 
 /** Makes, remakes or drops each table's kept records, its function and its triggers, as its columns now are. */
 export async function migratePgStoredRecords(database: Database, registry: Registry): Promise<void> {
@@ -118,6 +124,8 @@ export async function migratePgStoredRecords(database: Database, registry: Regis
       for (const t of statements.triggers) await sql.raw(t).execute(trx);
       // New triggers write a record another way (a column added, or none kept yet): every record again.
       await sql.raw(statements.fill).execute(trx);
+      // Built once over the records filled, not kept up row by row as they went in.
+      await sql.raw(statements.index).execute(trx);
       await sql.raw(`COMMENT ON TABLE ${statements.side} IS '${digestOf(statements)}'`).execute(trx);
     });
   }
