@@ -16,6 +16,8 @@ import { parseListQuery } from '../../src/server/db/list-query.ts';
 import { columnsOf } from '../../src/server/db/tables.ts';
 import { boundedCount } from '../../src/server/db/count.ts';
 import { newId } from '../../src/server/db/id.ts';
+import { keptHashIndexOf } from '../../src/server/db/pg-stored-records.ts';
+import { storedRecordsOf } from '../../src/server/db/stored-records.ts';
 import { engines } from '../support/server.ts';
 import { settle } from '../../scripts/bench/seed.ts';
 
@@ -197,7 +199,7 @@ describe.each(engines)('list query plans (%s)', (engine) => {
                 && !pageLines.some((l) => /Index Only Scan (Backward )?using \S+ on/.test(l)))
               failures.push(`page sort=${sort} ${order} fetches rows: ${pageLines.join(' | ')}`);
             // and finds each kept record by its id's hash index (pg-stored-records.ts).
-            if (engine === 'postgres' && recordByRowidOf(asJson!) && !pageLines.some((l) => l.includes(`${r.name}_records_rid_hash`)))
+            if (engine === 'postgres' && recordByRowidOf(asJson!) && !pageLines.some((l) => l.includes(keptHashIndexOf(r.name))))
               failures.push(`page sort=${sort} ${order} filter=${JSON.stringify(filter)} reads its kept records otherwise: ${pageLines.join(' | ')}`);
             // The count the server runs: PostgreSQL's stops after EXACT_COUNT_UP_TO + 1 rows (count.ts).
             const countLines = Object.keys(filter).length ? await plan(database, engine === 'postgres' ? boundedCount(database.db, matched) : count) : [];
@@ -244,7 +246,7 @@ describe.each(engines)('list query plans (%s)', (engine) => {
               // Where its records are kept (pg-stored-records.ts), the kept record is looked up by the id first, the
               // row (the last read by its id: a walk sorted by id walks that index too) only where none is.
               // (The kept records are found by their id's hash index: pg-stored-records.ts.)
-              const keptLine = walkLines.findLastIndex((l) => l.includes(`Index Scan using ${quoted(`${r.name}_records_rid_hash`)} on ${quoted(`${r.name}_records`)}`));
+              const keptLine = walkLines.findLastIndex((l) => l.includes(`Index Scan using ${quoted(keptHashIndexOf(r.name))} on ${quoted(storedRecordsOf(r.name))}`));
               const keptFirst = !recordByRowidOf(asJson!) || (keptLine >= 0 && keptLine < byIdLine(r.name));
               // (A unique field's index holds that field alone: the walk reads each row's id from the row.)
               const uniqueSort = r.fields.some((f) => f.name === sort && f.unique);

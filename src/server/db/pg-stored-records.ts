@@ -41,6 +41,9 @@ export const keptTriggersOf = (table: string) => ({
   truncate: `${storedRecordsOf(table)}_truncate`,
 });
 
+/** The name of the hash index through which `table`'s kept records are found by id (unquoted). */
+export const keptHashIndexOf = (table: string) => `${storedRecordsOf(table)}_rid_hash`;
+
 /** The statements that make `r`'s kept records in `schema`, from the record's columns (`recordColumns`). */
 export function keptRecordStatements(db: Db, r: ResourceDef, columns: readonly string[], schema: string) {
   const names = keptTriggersOf(r.name);
@@ -78,7 +81,7 @@ $keep$`;
     // (its metapage is cached) where the B-tree descends three levels. PostgreSQL chooses it by its own
     // costs. A page's 25 look-ups, in PostgreSQL alone (pgbench, prepared, one client): 104 → 55 shared
     // buffers, 11,358 → 15,928 a second. A write pays one more index entry.
-    index: `CREATE INDEX ${quote(`${storedRecordsOf(r.name)}_rid_hash`)} ON ${side} USING hash ("rid")`,
+    index: `CREATE INDEX ${quote(keptHashIndexOf(r.name))} ON ${side} USING hash ("rid")`,
     fn,
     triggers: [
       `CREATE TRIGGER ${quote(names.row)} AFTER INSERT OR UPDATE OR DELETE ON ${table} FOR EACH ROW EXECUTE FUNCTION ${at(names.fn)}()`,
