@@ -24,7 +24,7 @@ import { browserAvailable, dialogOpenTiming } from './browser.ts';
 import { lowerOf, measureOnce, type Figures } from './measure.ts';
 import { memoryOf, type MemorySample } from './memory.ts';
 import { preflight, ask, type Check } from './preflight.ts';
-import { DIALOG_GOAL_MS, row, table, updateReadme, writeResults, type ResourceResult, type Results } from './report.ts';
+import { cpuText, DIALOG_GOAL_MS, row, table, updateReadme, writeResults, type ResourceResult, type Results } from './report.ts';
 import { buildScenarios, SERVER_LABELS, SERVERS, type ServerKey } from './scenarios.ts';
 import { seed, writeJsonServerDb } from './seed.ts';
 import { startCeiling, startJsonServer, startOurs, stopAll, type Child, type OursOptions } from './servers.ts';
@@ -232,12 +232,15 @@ async function benchResource(r: ResourceDef): Promise<ResourceResult> {
         const figures: Record<ServerKey, Figures[]> = { ours: [], jsonServer: [], ceiling: [] };
         for (let run = 1; run <= runs; run++)
           for (const k of servers) {
-            const f = { ...(await measureOnce(children[k]!.url, s[k], c, duration, warmup)), load: Math.round(loadavg()[0] * 100) / 100 };
+            // The CPU ours' requests cost, PostgreSQL's share apart; the ceiling's and json-server's their own process's.
+            const cpu = { pid: children[k]!.pid, database: k === 'ours' && Boolean(pgUrl) };
+            const f = { ...(await measureOnce(children[k]!.url, s[k], c, duration, warmup, cpu)), load: Math.round(loadavg()[0] * 100) / 100 };
             figures[k].push(f);
             done++;
             log(
               `  [${done}/${total}] ${s.key} ×${c} run ${run}/${runs} ${SERVER_LABELS[k].padEnd(11)} ` +
                 `${f.reqPerSec.toFixed(1).padStart(9)} req/s  p50 ${f.p50} ms  p99 ${f.p99} ms` +
+                (f.cpu ? `  CPU ${cpuText(f.cpu)}` : '') +
                 (f.non2xx + f.errors + f.timeouts ? `  (${f.non2xx} non-2xx, ${f.errors} errors, ${f.timeouts} timeouts)` : ''),
             );
             if (!children[k]!.alive()) throw new Error(`${SERVER_LABELS[k]} died during ${s.key} ×${c}\n${children[k]!.log()}`);

@@ -3,6 +3,7 @@
  * combined: the lower req/s of the runs, the higher latencies ("the lower of two runs").
  */
 import autocannon, { type AutocannonRequest } from 'autocannon';
+import { startCpu, type CpuPerRequest, type CpuWatch } from './cpu.ts';
 
 /** What to send. `next` varies each request (a rotating id, a fresh body). */
 export interface RequestSpec {
@@ -32,6 +33,8 @@ export interface Figures {
   bytesPerRequest: number;
   /** The machine's 1-minute load average after the run: above the CPU count, others were busy too. */
   load?: number;
+  /** CPU per answered request of the server, its database and the load generator (cpu.ts; Linux only). */
+  cpu?: CpuPerRequest;
 }
 
 export interface Measured extends Figures {
@@ -105,14 +108,20 @@ export async function drain(baseUrl: string, timeoutMs = 180_000) {
   }
 }
 
-/** Warm-up (not recorded), then the measured run, each on an idle server. */
-export async function measureOnce(baseUrl: string, spec: RequestSpec, connections: number, seconds: number, warmup: number) {
+/**
+ * Warm-up (not recorded), then the measured run, each on an idle server. With `cpu`, the measured run's
+ * CPU per answered request too (of that run alone: not the warm-up's, not the drains').
+ */
+export async function measureOnce(baseUrl: string, spec: RequestSpec, connections: number, seconds: number, warmup: number, cpu?: CpuWatch): Promise<Figures> {
   if (warmup > 0) {
     await drain(baseUrl);
     await runOnce(baseUrl, spec, connections, warmup);
   }
   await drain(baseUrl);
-  return runOnce(baseUrl, spec, connections, seconds);
+  const counted = cpu && startCpu(cpu);
+  const figures = await runOnce(baseUrl, spec, connections, seconds);
+  const used = counted?.(figures.total);
+  return used ? { ...figures, cpu: used } : figures;
 }
 
 /** The lower req/s of the runs and the higher latencies; failures add up. */
@@ -133,6 +142,8 @@ export function lowerOf(runs: Figures[]): Measured {
     timeouts: runs.reduce((n, r) => n + r.timeouts, 0),
     status,
     bytesPerRequest: worst.bytesPerRequest,
+    // The CPU of the run whose rate is kept, so the two describe the same run.
+    ...(worst.cpu ? { cpu: worst.cpu } : {}),
     runs,
   };
 }

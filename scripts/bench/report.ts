@@ -5,6 +5,7 @@ import type { ScenarioKey, ServerKey } from './scenarios.ts';
 import type { DialogOpen } from './browser.ts';
 import type { Check } from './preflight.ts';
 import type { MemorySample } from './memory.ts';
+import type { CpuPerRequest } from './cpu.ts';
 
 export interface Row {
   scenario: ScenarioKey;
@@ -123,6 +124,22 @@ const num = (n: number | undefined | null, digits = 0) =>
 const ms = (n: number | undefined) => (n === 0 ? '<1' : num(n));
 const ratio = (n: number | null) => (n === null ? '—' : n >= 100 ? `${num(n)}×` : n >= 10 ? `${num(n, 1)}×` : `${num(n, 2)}×`);
 
+/** One run's CPU a request, as the progress lines give it. */
+export const cpuText = (c: CpuPerRequest) =>
+  `${num(c.server)} µs${c.database === undefined ? '' : ` + ${num(c.database)} µs database`} a request (load generator ${num(c.loadGenerator)})`;
+
+/**
+ * A row's CPU a request in µs (cpu.ts), of the runs whose rates it keeps: ours' process, PostgreSQL's
+ * share after a `+`, then the ceiling's process (`162+87 db / 47`); '—' where none was measured.
+ */
+export function cpuCell(x: Row): string {
+  const ours = x.servers.ours?.cpu;
+  const ceiling = x.servers.ceiling?.cpu;
+  if (!ours && !ceiling) return '—';
+  const oursText = ours ? `${num(ours.server)}${ours.database === undefined ? '' : `+${num(ours.database)} db`}` : '—';
+  return ceiling ? `${oursText} / ${num(ceiling.server)}` : oursText;
+}
+
 /** Ours' memory samples, each with its growth since the start. */
 function memoryLines(r: ResourceResult): string[] {
   if (!r.memory.length) return [];
@@ -140,7 +157,7 @@ function memoryLines(r: ResourceResult): string[] {
 }
 
 export function table(r: ResourceResult): string {
-  const head = ['scenario', 'conns', 'ours req/s', 'json-server', 'ceiling', 'p50 ms', 'p99 ms', 'ours/json-server', 'ours/ceiling', 'goals'];
+  const head = ['scenario', 'conns', 'ours req/s', 'json-server', 'ceiling', 'p50 ms', 'p99 ms', 'ours/json-server', 'ours/ceiling', 'CPU µs/req ours / ceiling', 'goals'];
   const body = r.results.map((x) => [
     x.scenario,
     String(x.connections),
@@ -151,10 +168,11 @@ export function table(r: ResourceResult): string {
     ms(x.servers.ours?.p99),
     (x.ratios.oursToJsonServerIsLowerBound ? '>' : '') + ratio(x.ratios.oursToJsonServer),
     ratio(x.ratios.oursToCeiling),
+    cpuCell(x),
     x.goals.map((g) => `${g.ok ? '✓' : '✗'} ${g.goal}`).join('  ') || '—',
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const right = new Set([1, 2, 3, 4, 5, 6, 7, 8]);
+  const right = new Set([1, 2, 3, 4, 5, 6, 7, 8, 9]);
   const line = (cells: string[]) => cells.map((c, i) => (right.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
   const out = [line(head), widths.map((w) => '─'.repeat(w)).join('  '), ...body.map(line), '', ...memoryLines(r)];
   const d = r.dialogOpen;
@@ -182,7 +200,8 @@ export function runLabel(results: Results): string {
 
 /**
  * The run as a Markdown table for the README: per scenario ours, json-server and the ceiling (req/s),
- * ours' p99, the ratios, the machine's load during the runs; then ours' memory at the start and after
+ * ours' p99, the ratios, the CPU a request of ours (PostgreSQL's apart) and of the ceiling, the
+ * machine's load during the runs; then ours' memory at the start and after
  * the last scenario, and the first dialog's opening.
  */
 export function markdown(results: Results): string {
@@ -198,15 +217,15 @@ export function markdown(results: Results): string {
       `${r.resource}, ${num(r.rows)} rows, ${o.cold ? 'cold (every URL new, read cache off)' : `warm (read cache ≤ ${num(r.cacheMb)} MiB)`}${workers}, ` +
         `lower of ${o.runs} × ${o.duration} s, ${m.cpus} cores shared with the load generator, Node ${m.node}, ${m.date.slice(0, 16).replace('T', ' ')} UTC:`,
       '',
-      '| scenario | conns | ours req/s | json-server | ceiling | p99 ms | ours/json-server | ours/ceiling | load during runs |',
-      '|---|---|---|---|---|---|---|---|---|',
+      '| scenario | conns | ours req/s | json-server | ceiling | p99 ms | ours/json-server | ours/ceiling | CPU µs a request: ours (+ PostgreSQL) / ceiling | load during runs |',
+      '|---|---|---|---|---|---|---|---|---|---|',
     );
     for (const x of r.results) {
       const loads = loadsOf(x);
       out.push(
         `| ${x.scenario} | ${x.connections} | ${num(x.servers.ours?.reqPerSec)} | ` +
           `${num(x.servers.jsonServer?.reqPerSec, x.servers.jsonServer && x.servers.jsonServer.reqPerSec < 100 ? 1 : 0)} | ${num(x.servers.ceiling?.reqPerSec)} | ` +
-          `${ms(x.servers.ours?.p99)} | ${(x.ratios.oursToJsonServerIsLowerBound ? '>' : '') + ratio(x.ratios.oursToJsonServer)} | ${ratio(x.ratios.oursToCeiling)} | ` +
+          `${ms(x.servers.ours?.p99)} | ${(x.ratios.oursToJsonServerIsLowerBound ? '>' : '') + ratio(x.ratios.oursToJsonServer)} | ${ratio(x.ratios.oursToCeiling)} | ${cpuCell(x)} | ` +
           `${loads.length ? `${num(Math.min(...loads), 1)}–${num(Math.max(...loads), 1)}` : '—'} |`,
       );
     }

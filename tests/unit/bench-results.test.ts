@@ -6,7 +6,11 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { markdown, row, runLabel, writeResults, type ResourceResult, type Results } from '../../scripts/bench/report.ts';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cpuCell, markdown, row, runLabel, writeResults, type ResourceResult, type Results } from '../../scripts/bench/report.ts';
+import { lowerOf, type Figures } from '../../scripts/bench/measure.ts';
+import { startCpu } from '../../scripts/bench/cpu.ts';
 
 const measured = (reqPerSec: number, p99 = 10) => {
   const figures = { reqPerSec, p50: 1, p99, total: reqPerSec * 10, non2xx: 0, errors: 0, timeouts: 0, load: 1.5 };
@@ -88,5 +92,41 @@ describe('bench results', () => {
     expect(withWorkers('sqlite', 1)).toContain('read cache off), 1 read worker, lower of 2');
     expect(withWorkers('sqlite', 0)).toContain('read cache off), no read workers, lower of 2');
     expect(withWorkers('postgres', 2)).toContain('read cache off), lower of 2');
+  });
+
+  it('gives the CPU a request of ours, PostgreSQL apart, and of the ceiling, from the runs whose rates it keeps', () => {
+    const figures = (reqPerSec: number, server: number, database?: number) =>
+      ({ reqPerSec, mean: 1, p50: 1, p90: 1, p99: 5, max: 9, total: reqPerSec * 10, non2xx: 0, errors: 0, timeouts: 0, status: {}, bytesPerRequest: 100, cpu: { server, database, loadGenerator: 50 } }) as Figures;
+    // The slower run is the one kept: its CPU is the one shown beside its rate.
+    const ours = lowerOf([figures(6000, 150, 80), figures(5000, 170, 95)]);
+    expect(ours.reqPerSec).toBe(5000);
+    expect(ours.cpu).toEqual({ server: 170, database: 95, loadGenerator: 50 });
+    const ceiling = lowerOf([{ ...figures(17_000, 47), cpu: { server: 47, loadGenerator: 52 } }]);
+    const x = row('sorted', 50, { ours, ceiling }, 10, true);
+    expect(cpuCell(x)).toBe('170+95 db / 47');
+    const results = run('postgres', true, 50_000, [{ ...resource('products'), results: [x] }]);
+    expect(markdown(results)).toMatch(/\| 0\.29× \| 170\+95 db \/ 47 \| 0\.0–0\.0 \|/);
+    // Measured nowhere (not Linux, or a results file from before): a dash, not a zero.
+    expect(cpuCell(row('sorted', 50, { ours: measured(1000), ceiling: measured(10_000) }, 10, true))).toBe('—');
+  });
+
+  it.skipIf(!existsSync('/proc/self/stat'))('counts the CPU a watched process spends, per request', async () => {
+    // A process that keeps one core busy for 400 ms of CPU, then idles: its CPU is what is counted.
+    const child = spawn(process.execPath, ['-e', 'const u = () => process.cpuUsage(); while ((u().user + u().system) < 400_000); setTimeout(() => {}, 20_000)']);
+    try {
+      await new Promise((resolve) => child.once('spawn', resolve));
+      const counted = startCpu({ pid: child.pid!, database: false })!;
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const used = counted(1000)!;
+      // About 400 ms over 1,000 requests, less what it ran before counting began; ticks are 10 ms.
+      expect(used.server).toBeGreaterThan(150);
+      expect(used.server).toBeLessThan(1000);
+      expect(used.database).toBeUndefined();
+      // The load generator is this process alone, not the servers it started (its children).
+      expect(used.loadGenerator).toBeLessThan(used.server / 2);
+      expect(counted(0)).toBeUndefined();
+    } finally {
+      child.kill();
+    }
   });
 });
