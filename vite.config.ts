@@ -51,7 +51,10 @@ export default defineConfig({
         test: {
           name: 'ui',
           include: ['tests/ui/**/*.test.tsx'],
-          environment: 'jsdom',
+          // happy-dom rather than jsdom: the same 531 tests in 125 s instead of 197 s (this project alone, 2
+          // cores, one after the other). details-views.test.tsx asks for jsdom: its DOMPurify check needs
+          // a DOM that parses HTML as a browser does.
+          environment: 'happy-dom',
           setupFiles: ['tests/ui/setup.ts'],
           testTimeout: 30_000,
         },

@@ -1,5 +1,5 @@
 /**
- * The generated admin as a whole, in jsdom: real providers, real react-admin, only `fetch` answered
+ * The generated admin as a whole, in happy-dom: real providers, real react-admin, only `fetch` answered
  * by a fake server.
  */
 import { render, screen, waitFor, within } from '@testing-library/react';

@@ -1,5 +1,5 @@
 /**
- * Role areas in jsdom (real providers and react-admin, `fetch` answered here): each role lands in its
+ * Role areas in happy-dom (real providers and react-admin, `fetch` answered here): each role lands in its
  * own area and is offered only what it may use; the admin keeps its dashboard and gets the referral
  * tree and the storefront people; deep links still open. And the referral code of a link: kept under
  * the `{product}-house` key, sent once after sign-in, a failure answering false silently.

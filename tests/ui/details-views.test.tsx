@@ -1,6 +1,11 @@
+// @vitest-environment jsdom
 /**
  * Details dialogs: the displays each field kind gets (money, boolean, file, select, rich text only
  * through DOMPurify), the named views (`qrcode`, `galleryImage`), and read access to them from lists.
+ *
+ * In jsdom, not the ui project's happy-dom: DOMPurify sanitises by parsing HTML with the DOM it runs in,
+ * and happy-dom 21's parse let `<script>` through it (and dropped a `<b>`), where jsdom's keeps what a
+ * browser would, so only here does the rich-text test judge the sanitising the app ships.
  */
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';

@@ -71,7 +71,7 @@ it('shows admin-menu entries under their group: merged into a generated group, o
   await user.click(entry);
   expect(await screen.findByText('Summer sale')).toBeTruthy();
   expect(window.location.hash).toBe('#/banners');
-  // jsdom follows no plain link: the list shows because the app's router navigated.
+  // The test DOM loads no page for a link: the list shows because the app's router navigated.
   expect(server.calls.some((c) => c.path === '/api/admin/v1/banners')).toBe(true);
 });
 

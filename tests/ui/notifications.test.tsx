@@ -1,5 +1,5 @@
 /**
- * The bell in jsdom: the real providers and react-admin, the API answered by the fake server (at
+ * The bell in happy-dom: the real providers and react-admin, the API answered by the fake server (at
  * `fetch`), and a real socket.io server in this process for the socket. Paging (more only after a page
  * of exactly 20), the 50-notification cache (per user), §8's failure toasts with the cached fallback,
  * marking one and all read, and what the socket brings: join and presence, a connect error that

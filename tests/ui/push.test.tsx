@@ -1,5 +1,5 @@
 /**
- * The push toggle and banner in jsdom (spec §4 order, §8 toasts, §9 banner timing). jsdom has no
+ * The push toggle and banner in happy-dom (spec §4 order, §8 toasts, §9 banner timing). It has no
  * service workers, notifications or push manager: the test gives the window stand-ins for those
  * browser APIs (the boundary), recording each step; the network is intercepted at `fetch`.
  */

@@ -3,7 +3,7 @@
  * upload it as a PNG (`POST /api/s3/upload`, endpoint 'pagefile') before sending the answered URL;
  * the details view shows the image at 400x400 with 'Scan the qr code'.
  *
- * jsdom has no canvas: `getContext` answers null (as a browser without 2D support would) and `toBlob`
+ * The test DOM (happy-dom) has no canvas: `getContext` answers null (as a browser without 2D support would) and `toBlob`
  * is stood in for with a "PNG" naming the canvas it was taken from, so the test can tell which text
  * was drawn. The drawing itself (`drawQrPng`) runs in a real browser only.
  */
@@ -70,7 +70,7 @@ async function openQr(type: 'createQrcode' | 'updateQrcode', data?: Record<strin
   return { dialog, title };
 }
 
-/** A blob's text (jsdom's Blob has no `text()`). */
+/** A blob's text, read with a FileReader as every test DOM can (jsdom's Blob has no `text()`). */
 function textOf(blob: Blob): Promise<string> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();

@@ -1,6 +1,7 @@
 /**
- * jsdom lacks a few browser APIs MUI and react-admin ask for; these stand-ins answer like a light
- * desktop browser. Network stays real-shaped: tests intercept `fetch` itself, nothing above it.
+ * The test DOMs (happy-dom; jsdom where a file asks for it) lack a few browser APIs MUI and react-admin
+ * ask for; these stand-ins answer like a light desktop browser. Network stays real-shaped: tests
+ * intercept `fetch` itself, nothing above it.
  */
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';

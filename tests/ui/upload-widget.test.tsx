@@ -71,7 +71,7 @@ let objectUrls: { made: string[]; revoked: string[] };
 beforeEach(() => {
   FakeXhr.sent = [];
   vi.stubGlobal('XMLHttpRequest', FakeXhr);
-  // jsdom has no object URLs; previews and downloads make them.
+  // Object URLs stood in for and recorded: previews and downloads make them.
   objectUrls = { made: [], revoked: [] };
   Object.assign(URL, {
     createObjectURL: (blob: Blob) => {
