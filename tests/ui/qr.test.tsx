@@ -3,9 +3,9 @@
  * upload it as a PNG (`POST /api/s3/upload`, endpoint 'pagefile') before sending the answered URL;
  * the details view shows the image at 400x400 with 'Scan the qr code'.
  *
- * The test DOM (happy-dom) has no canvas: `getContext` answers null (as a browser without 2D support would) and `toBlob`
- * is stood in for with a "PNG" naming the canvas it was taken from, so the test can tell which text
- * was drawn. The drawing itself (`drawQrPng`) runs in a real browser only.
+ * The test DOM (happy-dom) has no canvas: `getContext` answers null (as a browser without 2D support
+ * would) and `toBlob` is stood in for with a "PNG" naming the canvas it was taken from, so the test can
+ * tell which text was drawn. The drawing itself (`drawQrPng`) runs in a real browser only.
  */
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
