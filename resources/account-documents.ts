@@ -12,7 +12,7 @@
  * name an agent or a dealer, and that person must be within the caller's reach.
  */
 import { z } from 'zod';
-import { defineResource, dialog, field, read, rules, type NotifyDef, type OwnerDef, type ReadDef, type Role } from '../src/manifest/index.ts';
+import { defineResource, dialog, field, read, rules, type NotifyDef, type OwnerDef, type ReadDef, type Role, type StatesDef } from '../src/manifest/index.ts';
 
 /** What a document proves. */
 export const DOCUMENT_KINDS = ['NATIONAL_ID', 'PASSPORT', 'TRADE_LICENCE', 'TAX_CERTIFICATE', 'BANK_STATEMENT', 'ADDRESS_PROOF'] as const;
@@ -31,15 +31,15 @@ export const DOCUMENT_STATUSES = ['PENDING', 'APPROVED', 'REJECTED'] as const;
 /** The most characters a review note may have. */
 export const MAX_NOTE = 1000;
 
-const fields = () => [
+const fields = (owner: Role) => [
   field.select('kind', DOCUMENT_KINDS, {
     label: 'Document',
     rule: z.enum(DOCUMENT_KINDS, { error: 'Please choose what the document is.' }),
     choices: DOCUMENT_KINDS.map((value) => ({ value, label: KIND_LABELS[value] })),
     list: true,
   }),
-  // Filed under `pagefile`, the upload endpoint that takes PDFs as well as images.
-  field.file('file', { rule: rules.webUrl('Please upload the document.'), list: true, upload: { endpoint: 'pagefile', max: 1 } }),
+  // Filed under `documents`, a private endpoint: the file is served only to who may read this record.
+  field.file('file', { rule: rules.webUrl('Please upload the document.'), list: true, upload: { endpoint: 'documents', max: 1 } }),
   field.select('status', DOCUMENT_STATUSES, {
     rule: z.enum(DOCUMENT_STATUSES, { error: 'Status must be PENDING, APPROVED or REJECTED.' }),
     choices: [
@@ -50,6 +50,7 @@ const fields = () => [
     default: 'PENDING',
     createdWith: 'PENDING',
     list: true,
+    states: reviewStates(owner),
   }),
   field.textarea('note', {
     label: 'Review note',
@@ -75,6 +76,32 @@ const reviewed: NotifyDef[] = [
   { to: 'owner', when: { status: 'APPROVED' }, title: 'Document approved', message: 'Your {kind} was approved.', type: 'success', category: 'documents' },
   { to: 'owner', when: { status: 'REJECTED' }, title: 'Document rejected', message: 'Your {kind} was rejected. {note}', type: 'error', category: 'documents' },
 ];
+
+/**
+ * The review as states: an admin approves or rejects (saying why), the owner sends a rejected or an
+ * approved (expired) document again and it waits for review. The review dialog's and the resubmit's
+ * writes are these transitions too; any other change of the status is refused (409).
+ */
+function reviewStates(owner: Role): StatesDef {
+  return {
+    transitions: [
+      { name: 'approve', label: 'Approve', from: ['PENDING', 'REJECTED'], to: 'APPROVED', roles: ['admin'], notify: reviewed, success: 'Document approved.' },
+      { name: 'reject', label: 'Reject', from: ['PENDING', 'APPROVED'], to: 'REJECTED', roles: ['admin'], requires: ['note'], notify: reviewed, success: 'Document rejected.' },
+      {
+        name: 'resubmit',
+        label: 'Send again',
+        from: ['APPROVED', 'REJECTED'],
+        to: 'PENDING',
+        roles: [owner],
+        requires: ['file'],
+        set: { note: null },
+        notify: toReview,
+        success: 'Document sent again. It will be reviewed soon.',
+        failure: 'Unable to upload document!',
+      },
+    ],
+  };
+}
 
 interface DocumentsOf {
   /** The resource's name. */
@@ -102,7 +129,7 @@ function documentsOf(d: DocumentsOf) {
     access: { read: ['admin', d.role, ...(d.readers ?? [])], write: ['admin', d.role] },
     owner: { field: 'userId', roles: d.owner },
     menu: { group: 'People', icon: 'Description' },
-    fields: fields(),
+    fields: fields(d.role),
     sort: { field: 'id', order: 'DESC' },
     reads: { list: read.list(`GET ${d.base}`), ...d.reads },
     dialogs: {

@@ -9,6 +9,7 @@
  * (src/server/accounts/), which write both in one transaction: no dialog changes one without the other.
  */
 import { z } from 'zod';
+import { computations } from '../src/domain/computed.ts';
 import { defineResource, dialog, field, operation, read, rules, type NotifyDef } from '../src/manifest/index.ts';
 import { COMMISSION_REQUIRED_MESSAGE, MAX_COMMISSION_PERCENT, parsePercent } from '../src/domain/commission.ts';
 import { passwordRule } from './people.ts';
@@ -85,7 +86,7 @@ export const agents = defineResource({
     field.text('agentId', {
       label: 'Agent ID',
       rule: rules.text(2, 'Agent ID must be at least 2 characters.').optional(),
-      computed: { by: 'agentId', from: agentIdSources },
+      computed: { by: computations.agentId, from: agentIdSources },
       readOnly: true,
       unique: true,
       list: true,
@@ -153,7 +154,7 @@ export const dealers = defineResource({
     // account a seller or agent works under.
     field.text('dealerId', {
       label: 'Dealer ID',
-      computed: { by: 'dealerId', from: agentIdSources },
+      computed: { by: computations.dealerId, from: agentIdSources },
       readOnly: true,
       unique: true,
       list: true,

@@ -23,7 +23,7 @@ import { agentDocuments, dealerDocuments, sellerDocuments } from './account-docu
 import { emailHistory } from './email.ts';
 import { referrals } from './referrals.ts';
 import { products, siteCommissions } from './products.ts';
-import { auditLog, media, recycleBin } from './system.ts';
+import { auditLog, jobRuns, media, recycleBin } from './system.ts';
 import { notifications } from './notifications.ts';
 import { pushSubscriptions } from './push.ts';
 
@@ -63,6 +63,7 @@ export const registry = createRegistry([
   media,
   recycleBin,
   auditLog,
+  jobRuns,
   notifications,
   pushSubscriptions,
 ]);

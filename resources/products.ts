@@ -16,7 +16,13 @@
  * percentages (`GET` / `PATCH /site-commissions/`, 'site commission updated successfully.').
  */
 import { z } from 'zod';
-import { defineResource, dialog, field, operation, read, rules, type FieldDef } from '../src/manifest/index.ts';
+import { computations } from '../src/domain/computed.ts';
+import { defineResource, dialog, field, operation, read, rules, type FieldDef, type NotifyDef, type StatesDef } from '../src/manifest/index.ts';
+import { SITE_COMMISSION_NAME } from '../src/features/commission/defaults.ts';
+import { productHooks } from '../src/features/commission/product-hooks.ts';
+
+/** The product commission's hand-written dialog (approve, reject, the seller's read-only view). */
+const commissionDialog = () => import('../src/features/commission/CommissionDialog.tsx');
 import {
   COMMISSION_FIELDS,
   COMMISSION_REQUIRED_MESSAGE,
@@ -40,6 +46,59 @@ export const COMMISSION_LABELS: Record<CommissionField, string> = {
   agentSiteCommission: 'Agent site commission',
   ageentFormDealerCommission: 'Agent from dealer commission',
   dealerCommissionFromSeller: 'Dealer commission from seller',
+};
+
+/** What a rejection must say (the reject dialog's reason, the product's kept reason). */
+const REJECT_REASON_REQUIRED = 'Please write why the commission is rejected.';
+
+/** The seller is told of an approval, with the price its product now sells at. */
+const commissionApproved: NotifyDef = {
+  to: 'owner',
+  title: 'Commission approved',
+  message: 'The commission of your product {name} was approved: it sells at {price}.',
+  type: 'success',
+  category: 'commission',
+};
+
+/** The seller is told of a rejection, with the reason (a field of the product: the reject answers the product). */
+const commissionRejected: NotifyDef = {
+  to: { field: 'sellerId' },
+  title: 'Commission rejected',
+  message: 'The commission of your product {name} was rejected: {commissionRejectReason}',
+  type: 'error',
+  category: 'commission',
+};
+
+/**
+ * The commission's review as states (src/manifest/states.ts): only an admin approves or rejects, from any
+ * other state, saying why on a rejection. The commission dialog's calls are these transitions; a seller
+ * never moves it, and nothing moves it back to PENDING.
+ */
+const commissionStates: StatesDef = {
+  transitions: [
+    {
+      name: 'approve',
+      label: 'Approve commission',
+      from: ['PENDING', 'REJECTED'],
+      to: 'APPROVED',
+      roles: ['admin'],
+      set: { commissionRejectReason: null },
+      notify: commissionApproved,
+      success: 'Commission approved successfully!',
+      failure: 'Unable to approve commission!',
+    },
+    {
+      name: 'reject',
+      label: 'Reject commission',
+      from: ['PENDING', 'APPROVED'],
+      to: 'REJECTED',
+      roles: ['admin'],
+      requires: ['commissionRejectReason'],
+      notify: commissionRejected,
+      success: 'Commission rejected successfully!',
+      failure: 'Unable to reject commission!',
+    },
+  ],
 };
 
 /** Spec §8: the texts of updating the site commission. */
@@ -80,6 +139,7 @@ export const products = defineResource({
   access: { read: [...keepers], write: [...keepers] },
   menu: { group: 'Catalogue', icon: 'Storefront' },
   owner: { field: 'sellerId', roles: { admin: 'all', seller: 'own', dealer: { team: 'dealerId' } } },
+  hooks: productHooks,
   fields: [
     field.text('name', { rule: rules.text(1, 'Product name is required!'), list: true, searchable: true }),
     field.image('images', {
@@ -106,7 +166,7 @@ export const products = defineResource({
     field.number('price', {
       label: 'Sell price',
       rule: z.number({ error: 'Price is required!' }),
-      computed: { by: 'productPrice', from: ['sellerprice', ...COMMISSION_FIELDS] },
+      computed: { by: computations.productPrice, from: ['sellerprice', ...COMMISSION_FIELDS] },
       readOnly: true,
       display: 'money',
       list: true,
@@ -124,8 +184,9 @@ export const products = defineResource({
       createdWith: 'PENDING',
       readOnly: true,
       list: true,
+      states: commissionStates,
     }),
-    field.textarea('commissionRejectReason', { label: 'Reject reason', readOnly: true, maxLength: 1000 }),
+    field.textarea('commissionRejectReason', { label: 'Reject reason', rule: rules.text(1, REJECT_REASON_REQUIRED), readOnly: true, maxLength: 1000 }),
   ],
   // Newest first: ids begin with their creation time.
   sort: { field: 'id', order: 'DESC' },
@@ -142,11 +203,11 @@ export const products = defineResource({
     forAgents: operation('GET /products/agents', 'productsForAgents', { access: ['admin', 'agent'] }),
   },
   dialogs: {
-    // Ours: §7 names no product create or update. An action: the handler fills in the site commission.
-    createProduct: dialog.action({
+    // Ours: §7 names no product create or update. Its hooks fill in the site commission and check the tree.
+    createProduct: dialog.create({
+      button: 'Create product',
       pick: productForm,
       call: 'POST /products',
-      handler: 'createProduct',
       access: [...sellers],
       success: 'Product created successfully.',
       failure: 'Unable to create product!',
@@ -174,7 +235,7 @@ export const products = defineResource({
     }),
     CreateProductCommissionInQueryMessage: dialog.action({
       title: 'Product commission',
-      component: 'commission',
+      component: commissionDialog,
       pick: ['sellerprice', ...COMMISSION_FIELDS, 'price'],
       call: 'PATCH /products/{id}/commission',
       handler: 'approveCommission',
@@ -182,25 +243,18 @@ export const products = defineResource({
       // Ours: the spec names no texts for approving.
       success: 'Commission approved successfully!',
       failure: 'Unable to approve commission!',
-      notify: {
-        to: 'owner',
-        title: 'Commission approved',
-        message: 'The commission of your product {name} was approved: it sells at {price}.',
-        type: 'success',
-        category: 'commission',
-      },
+      notify: commissionApproved,
     }),
     // Ours: how a product's commission is opened from the list (a click on the row, or Details).
     commissionDetails: dialog.details({
       title: 'Product commission',
-      component: 'commission',
+      component: commissionDialog,
       show: ['name', 'sellerprice', ...COMMISSION_FIELDS, 'price', 'comissionStatus', 'commissionRejectReason'],
     }),
   },
 });
 
-/** The name of the one site commission record. */
-export const SITE_COMMISSION_NAME = 'default';
+export { SITE_COMMISSION_NAME };
 
 export const siteCommissions = defineResource({
   name: 'siteCommissions',
@@ -215,7 +269,7 @@ export const siteCommissions = defineResource({
     // it is kept on the product as its `commissionRejectReason`, never on this record.
     field.textarea('message', {
       label: 'Reject reason',
-      rule: rules.text(1, 'Please write why the commission is rejected.'),
+      rule: rules.text(1, REJECT_REASON_REQUIRED),
       maxLength: 1000,
     }),
   ],
@@ -235,20 +289,14 @@ export const siteCommissions = defineResource({
     // Ours as a type name: the reject of the commission dialog (CreateProductCommissionInQueryMessage).
     rejectCommission: dialog.action({
       title: 'Product commission',
-      component: 'commission',
+      component: commissionDialog,
       pick: ['message'],
       call: 'POST /site-commissions/reject/{id}',
       handler: 'rejectCommission',
       success: 'Commission rejected successfully!',
       failure: 'Unable to reject commission!',
       // It answers the product: its seller is told, with the reason.
-      notify: {
-        to: { field: 'sellerId' },
-        title: 'Commission rejected',
-        message: 'The commission of your product {name} was rejected: {commissionRejectReason}',
-        type: 'error',
-        category: 'commission',
-      },
+      notify: commissionRejected,
     }),
   },
 });

@@ -18,6 +18,8 @@ export const PUSH_SERVER_MESSAGES = {
   unresolved: "The push endpoint's host could not be resolved.",
   badKeys: "The subscription's keys are not a browser's push keys.",
   notFound: 'Push subscription not found.',
+  /** 409: the endpoint is another account's, and the keys sent are not its browser's. */
+  taken: 'This push endpoint is registered to another account.',
 } as const;
 
 /** Base64url text decoding to exactly `bytes` bytes (the browser's P-256 key: 65; its auth secret: 16). */

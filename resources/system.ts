@@ -1,6 +1,6 @@
 /**
  * The admin's own records: uploaded files (the media gallery, spec §7 Uploads) and the recycle bin
- * that `/recycle` deletes fill (DESIGN.md: "deletes under /recycle go to a recycle bin that an admin
+ * that `/recycle` deletes fill (docs/architecture.md: "deletes under /recycle go to a recycle bin that an admin
  * can restore from").
  */
 import { UPLOAD_ENDPOINTS, defineResource, dialog, field, operation, read } from '../src/manifest/index.ts';
@@ -27,6 +27,7 @@ export const media = defineResource({
         { value: 'pagefile', label: 'Page file' },
         { value: 'banners', label: 'Banner' },
         { value: 'profilepics', label: 'Profile picture' },
+        { value: 'documents', label: 'Account document' },
       ],
     }),
     field.text('type', { list: true, filterable: true }),
@@ -38,6 +39,9 @@ export const media = defineResource({
   sort: { field: 'id', order: 'DESC' },
   reads: { list: read.list('GET /api/gallery', { paging: 'page' }) },
   list: { upload: { endpoint: 'pagefile', max: 5 } },
+  // Removing a gallery record (`DELETE /api/gallery/{id}`) removes its stored file too, in the delete's
+  // transaction: if the file cannot be removed, the record stays.
+  hooks: { afterRemove: ({ record, services }) => services.uploads.removeFileOf(record) },
   operations: {
     upload: operation('POST /api/s3/upload', 'uploadFiles', { access: 'signedIn' }),
     // Any signed-in user may ask; the handler lets an admin or the file's uploader delete it.
@@ -84,7 +88,7 @@ export const recycleBin = defineResource({
   },
 });
 
-/** The table every write appends to (DESIGN.md: "Every write appends an audit entry"); only the server writes it. */
+/** The table every write appends to (docs/architecture.md: "Every write appends an audit entry"); only the server writes it. */
 export const AUDIT_LOG = 'auditLog';
 
 /**
@@ -120,5 +124,48 @@ export const auditLog = defineResource({
   reads: { list: read.list('GET /audit-log') },
   dialogs: {
     auditEntryDetails: dialog.details({ show: ['at', 'user', 'role', 'resource', 'recordId', 'action', 'changes'] }),
+  },
+});
+
+/** The table of scheduled jobs (src/server/records/jobs/): writes schedule into it, the runner keeps it. */
+export const JOB_RUNS = 'jobRuns';
+/** A job run's states, in the order a run goes through them. */
+export const JOB_STATES = ['scheduled', 'running', 'done', 'failed'] as const;
+
+/**
+ * The Scheduled jobs screen: one row per declared job occurrence — a record's `at` job, or an `every` job's next
+ * run — with its state, tries, last error and times. Only the server writes it.
+ */
+export const jobRuns = defineResource({
+  name: JOB_RUNS,
+  // Not 'Job' and not /jobs: the specification's jobs are job postings (spec §Jobs).
+  label: 'Scheduled job',
+  plural: 'Scheduled jobs',
+  access: { read: ['admin'], write: [] },
+  title: 'job',
+  menu: { group: 'Settings', icon: 'Work' },
+  // The runner updates a row at each try: timestamps and columns are shown, not sorted, but for when it is due.
+  timestamps: 'shown',
+  fields: [
+    field.text('job', { list: true, filterable: true, sortable: false }),
+    field.text('resource', { list: true, filterable: true, display: 'resource', sortable: false }),
+    field.text('recordId', { label: 'Record id', list: true, filterable: true, sortable: false }),
+    field.text('dueAt', { label: 'Next run', list: true, display: 'datetime' }),
+    field.select('state', JOB_STATES, { list: true, sortable: false }),
+    field.number('attempts', { label: 'Tries', list: true, storage: 'integer', sortable: false }),
+    field.textarea('lastError', { label: 'Last error', list: true }),
+    field.text('startedAt', { label: 'Started', display: 'datetime', sortable: false }),
+    field.text('finishedAt', { label: 'Finished', list: true, display: 'datetime', sortable: false }),
+    // Which occurrence: `<resource>.<job>.<record id>`, or `<resource>.<job>` for an `every` job.
+    field.text('key', { unique: true }),
+    // The occurrence's id, new at each rescheduling: a run of an older one finds it changed and does nothing.
+    field.text('token'),
+    // PostgreSQL: the token last handed to pg-boss (empty: not yet handed over).
+    field.text('queued'),
+  ],
+  sort: { field: 'dueAt', order: 'ASC' },
+  reads: { list: read.list('GET /scheduled-jobs') },
+  dialogs: {
+    jobDetails: dialog.details({ show: ['job', 'resource', 'recordId', 'dueAt', 'state', 'attempts', 'lastError', 'startedAt', 'finishedAt'] }),
   },
 });

@@ -18,13 +18,13 @@ import { registry } from '../../resources/index.ts';
 import type { ResourceDef } from '../../src/manifest/index.ts';
 import { parseReadCacheBytes } from '../../src/server/config.ts';
 import { connect, dropSchema } from '../../src/server/db/connect.ts';
-import { parseReadWorkers } from '../../src/server/db/read-pool.ts';
+import { parseReadWorkers } from '../../src/server/db/sqlite/read-pool.ts';
 import { DEMO_PASSWORD, demoEmail } from '../../src/server/seed/index.ts';
 import { browserAvailable, dialogOpenTiming } from './browser.ts';
 import { lowerOf, measureOnce, type Figures } from './measure.ts';
 import { memoryOf, type MemorySample } from './memory.ts';
 import { preflight, ask, type Check } from './preflight.ts';
-import { cpuText, DIALOG_GOAL_MS, row, table, updateReadme, writeResults, type ResourceResult, type Results } from './report.ts';
+import { BENCH_TABLES, cpuText, DIALOG_GOAL_MS, row, table, updateBenchTables, writeResults, type ResourceResult, type Results } from './report.ts';
 import { buildScenarios, SERVER_LABELS, SERVERS, type ServerKey } from './scenarios.ts';
 import { seed, writeJsonServerDb } from './seed.ts';
 import { startCeiling, startJsonServer, startOurs, stopAll, type Child, type OursOptions } from './servers.ts';
@@ -303,8 +303,8 @@ try {
   errors.push((e as Error).stack ?? String(e));
 } finally {
   writeResults(args.out, results);
-  // The README's table of this engine, mode and size follows the kept results (not a run written elsewhere).
-  if (args.out === DEFAULT_OUT && results.resources.length) updateReadme(join(import.meta.dirname, '../../README.md'), results);
+  // docs/performance.md's table of this engine, mode and size follows the kept results (not a run written elsewhere).
+  if (args.out === DEFAULT_OUT && results.resources.length) updateBenchTables(BENCH_TABLES, results);
 }
 for (const r of results.resources) {
   log(`\n${r.resource}: ${r.rows.toLocaleString('en')} rows (${Object.entries(r.seeded).map(([k, v]) => `${k} ${v}`).join(', ')}), ` +

@@ -1,5 +1,6 @@
 /** The goals, the results file and the table printed at the end. */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Measured } from './measure.ts';
 import type { ScenarioKey, ServerKey } from './scenarios.ts';
 import type { DialogOpen } from './browser.ts';
@@ -192,14 +193,14 @@ export function table(r: ResourceResult): string {
 /** The load averages (1 minute) seen after each measured run of a row, all servers. */
 const loadsOf = (x: Row) => Object.values(x.servers).flatMap((m) => m!.runs.map((f) => f.load ?? 0));
 
-/** Which run a README block holds: engine, warm (read cache on) or cold, and rows. */
+/** Which run a block of the bench's tables holds: engine, warm (read cache on) or cold, and rows. */
 export function runLabel(results: Results): string {
   const { engine, rows } = results.machine as { engine: string; rows: number };
   return `${engine} ${results.options.cold ? 'cold' : 'warm'} ${rows}`;
 }
 
 /**
- * The run as a Markdown table for the README: per scenario ours, json-server and the ceiling (req/s),
+ * The run as a Markdown table for docs/performance.md: per scenario ours, json-server and the ceiling (req/s),
  * ours' p99, the ratios, the CPU a request of ours (PostgreSQL's apart) and of the ceiling, the
  * machine's load during the runs; then ours' memory at the start and after
  * the last scenario, and the first dialog's opening.
@@ -246,10 +247,17 @@ export function markdown(results: Results): string {
 }
 
 /**
- * Puts the run's table in the README between `<!-- bench: <label> -->` and `<!-- /bench: <label> -->`
- * (a run of another engine, mode or size has a block of its own, added after the last one).
+ * Where the bench keeps its tables: the performance notebook, beside the measurements they are read
+ * with. Not the README, which is a newcomer's page and quotes only a summary of them.
  */
-export function updateReadme(file: string, results: Results) {
+export const BENCH_TABLES = join(import.meta.dirname, '../../docs/performance.md');
+
+/**
+ * Puts the run's table in `file` (`BENCH_TABLES`) between `<!-- bench: <label> -->` and
+ * `<!-- /bench: <label> -->` (a run of another engine, mode or size has a block of its own, added after
+ * the last one).
+ */
+export function updateBenchTables(file: string, results: Results) {
   const label = runLabel(results);
   const open = `<!-- bench: ${label} -->`;
   const close = `<!-- /bench: ${label} -->`;

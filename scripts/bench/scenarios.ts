@@ -6,7 +6,7 @@
 import { API_BASE, fillPath, isFilterable, listOptions, parseCall, type Registry, type ResourceDef } from '../../src/manifest/index.ts';
 import { createSampler, prng } from '../../src/domain/sample.ts';
 import type { RequestSpec } from './measure.ts';
-import type { Seeded } from './seed.ts';
+import { sortField, type Seeded } from './seed.ts';
 
 export type ScenarioKey = 'sorted' | 'deep' | 'filtered' | 'one' | 'create';
 export type ServerKey = 'ours' | 'jsonServer' | 'ceiling';
@@ -60,11 +60,6 @@ const q = (params: Record<string, unknown>) =>
   Object.entries(params)
     .map(([k, v]) => `${k}=${encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))}`)
     .join('&');
-
-/** The list's title field when it sorts by it, else its declared default sort. */
-export function sortField(r: ResourceDef): string {
-  return listOptions(r).sorts.includes(r.title) ? r.title : r.sort.field;
-}
 
 /** The most frequent word of the records' titles that cannot also match an id or a date by accident. */
 export function commonWord(rows: Record<string, unknown>[], field: string): { word: string; rows: number } {

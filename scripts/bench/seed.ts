@@ -6,19 +6,23 @@
  */
 import { writeFileSync } from 'node:fs';
 import { sql } from 'kysely';
-import type { Registry, ResourceDef } from '../../src/manifest/index.ts';
+import { listOptions, type Registry, type ResourceDef } from '../../src/manifest/index.ts';
 import { createSampler, type Sampler } from '../../src/domain/sample.ts';
-import type { Database } from '../../src/server/db/connect.ts';
+import type { Database } from '../../src/server/db/types.ts';
 import { migrate } from '../../src/server/db/migrate.ts';
-import { dropKeptRecordTriggers } from '../../src/server/db/pg-stored-records.ts';
+import { dropKeptRecordTriggers } from '../../src/server/db/postgres/pg-stored-records.ts';
 import { newId } from '../../src/server/db/id.ts';
 import { columnName, columnsOf } from '../../src/server/db/tables.ts';
 import { hashPassword } from '../../src/server/auth/password.ts';
 import { seedIfEmpty } from '../../src/server/seed/index.ts';
 import { listQueries } from '../../src/server/db/repository.ts';
-import { sortField } from './scenarios.ts';
 
 export type Row = Record<string, unknown>;
+
+/** The list's title field when it sorts by it, else its declared default sort. */
+export function sortField(r: ResourceDef): string {
+  return listOptions(r).sorts.includes(r.title) ? r.title : r.sort.field;
+}
 
 export interface Seeded {
   /** Rows by resource name, as stored (the same objects go to db.json). */

@@ -1,7 +1,8 @@
 /**
- * The named computations of fields declared `computed: { by, from }` (src/manifest/types.ts): pure
- * functions of the record's other fields, run by the form as the user types (shown read-only) and by
- * the server on every write, which never takes the client's value. Add one here, name it in a manifest.
+ * The computations of fields declared `computed: { by, from }` (src/manifest/types.ts): pure functions
+ * of the record's other fields, run by the form as the user types (shown read-only) and by the server on
+ * every write, which never takes the client's value. A manifest references one as a value
+ * (`by: computations.agentId`), so a misspelt one fails the type check, not the first write.
  */
 import { agentIdOf } from './names.ts';
 import { centsToNumber, quoteFromWire } from './commission.ts';
@@ -9,7 +10,10 @@ import { centsToNumber, quoteFromWire } from './commission.ts';
 type Values = Record<string, unknown>;
 const text = (v: unknown) => (typeof v === 'string' ? v : v == null ? '' : String(v));
 
-export const computations: Record<string, (values: Values) => string | number> = {
+/** A computation: the value of a computed field from the record's values. */
+export type Computation = (values: Values) => string | number;
+
+export const computations = {
   /** An agent's id from its name, city, district and country (spec §9's display-name helper). */
   agentId: (v) => agentIdOf({ name: text(v.name), city: text(v.city), district: text(v.district), country: text(v.country) }),
   /** A dealer's public id (spec §3 Dealer `dealerId`), made from the same parts by the same helper. */
@@ -23,4 +27,4 @@ export const computations: Record<string, (values: Values) => string | number> =
     const quoted = quoteFromWire(v);
     return quoted.ok ? centsToNumber(quoted.quote.priceCents) : Number.NaN;
   },
-};
+} satisfies Record<string, Computation>;

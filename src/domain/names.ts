@@ -57,7 +57,7 @@ export function agentIdOf(parts: AgentIdParts): string {
  * Initials collide (every 'R' from Dhaka's Mirpur is 'R.D.M.BGD'), while `GET /agents/public/?agentId`
  * finds one agent by its id. Given the ids other records already hold (those starting with `base` are
  * enough), this gives `base` when it is free, else the first free one of 'R.D.M.BGD-2', 'R.D.M.BGD-3', …
- * The server keeps every unique computed field so (src/server/db/writes.ts).
+ * The server keeps every unique computed field so (src/server/records/writes.ts).
  */
 export function firstFreeId(base: string, taken: Iterable<string>): string {
   const used = new Set(taken);

@@ -4,7 +4,10 @@
  * fails when the manifest loads rather than at a user's click.
  */
 import { parseCall } from './call.ts';
-import { DIALOG_COMPONENTS, UPLOAD_ENDPOINTS, type DialogDef, type NotifyDef, type Embed, type ReadDef, type ResourceDef, type ResourceInput } from './types.ts';
+import { checkJobs } from './jobs.ts';
+import { checkStates, transitionsOf } from './states.ts';
+import { itemsProblem } from './items.ts';
+import { UPLOAD_ENDPOINTS, type DialogDef, type NotifyDef, type Embed, type ReadDef, type ResourceDef, type ResourceInput } from './types.ts';
 
 export function defineResource(input: ResourceInput): ResourceDef {
   const r: ResourceDef = {
@@ -28,6 +31,7 @@ export function defineResource(input: ResourceInput): ResourceDef {
     if (f.kind === 'slug' && !(f.from && fieldNames.has(f.from))) fail(`slug '${f.name}' comes from an unknown field`);
     if (f.kind === 'select' && !f.options?.length) fail(`select '${f.name}' has no options`);
     if (f.kind === 'reference' && !f.reference) fail(`reference '${f.name}' names no resource`);
+    if (f.kind === 'items' && itemsProblem(f)) fail(itemsProblem(f)!);
     if (f.upload && !UPLOAD_ENDPOINTS.includes(f.upload.endpoint)) fail(`field '${f.name}' uploads to unknown endpoint`);
     if (f.upload && f.kind !== 'image' && f.kind !== 'file') fail(`field '${f.name}': only image and file fields upload`);
     if (f.fill && !fieldNames.has(f.fill.from)) fail(`field '${f.name}' is filled from an unknown field`);
@@ -62,13 +66,16 @@ export function defineResource(input: ResourceInput): ResourceDef {
   if (Object.values(r.dialogs).some((d) => d.kind === 'remove' && d.recycle) && r.fields.some((f) => f.secret))
     fail('a resource with a password cannot be recycled');
   for (const [name, read] of Object.entries(r.reads)) checkRead(name, read, known, fail);
+  checkJobs(r.jobs, fieldNames, fail);
+  checkStates(r, fail);
+  for (const { transition: t } of transitionsOf(r)) if (t.notify) checkNotify(r, `transition ${t.name}`, t.notify, fail);
   return r;
 }
 
 function checkDialog(type: string, d: DialogDef, known: (n: string) => boolean, fail: (w: string) => never) {
   if ('pick' in d) for (const p of d.pick) if (!known(p)) fail(`dialog ${type} picks unknown field '${p}'`);
   if ('show' in d) for (const p of d.show) if (!known(p)) fail(`dialog ${type} shows unknown field '${p}'`);
-  if (d.component !== undefined && !DIALOG_COMPONENTS.includes(d.component)) fail(`dialog ${type} names unknown component '${d.component}'`);
+  if (d.component !== undefined && typeof d.component !== 'function') fail(`dialog ${type}: component must be a loader (() => import(…))`);
   if ('pick' in d) {
     for (const p of d.optional ?? []) if (!d.pick.includes(p)) fail(`dialog ${type}: optional '${p}' is not picked`);
     for (const p of Object.keys(d.wire ?? {})) if (!d.pick.includes(p)) fail(`dialog ${type}: wire '${p}' is not picked`);

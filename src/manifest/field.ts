@@ -2,7 +2,7 @@
  * Field builders: `field.text('name', { rule, list: true })`. Each sets the kind and the storage the
  * migrations use; everything else is the caller's options (see `FieldOptions`).
  */
-import type { FieldDef, FieldKind, FieldOptions, Storage } from './types.ts';
+import type { FieldDef, FieldKind, FieldOptions, ItemsDef, Storage } from './types.ts';
 
 function make(kind: FieldKind, storage: Storage) {
   return (name: string, options: FieldOptions = {}): FieldDef => ({ storage, ...options, name, kind });
@@ -65,5 +65,17 @@ export const field = {
     name,
     kind: 'slug',
     from,
+  }),
+  /**
+   * A list of typed sub-records kept in a child table (an order's lines): `fields` are ordinary field
+   * declarations with their own rules and messages; `min`/`max` bound how many (see `ItemsDef`).
+   * Example: `field.items('lines', { fields: [field.text('sku', { rule }), field.number('quantity', { rule })], min: 1 })`.
+   */
+  items: (name: string, { fields, min, max, minMessage, maxMessage, ...opts }: FieldOptions & ItemsDef): FieldDef => ({
+    storage: 'text',
+    ...opts,
+    name,
+    kind: 'items',
+    items: { fields, min, max, minMessage, maxMessage },
   }),
 };

@@ -12,4 +12,9 @@ export { bodySchema, formJsonSchema, pickedFields, ruleOf, labelOf, issuesByFiel
 export { isSortable, isFilterable, isRangeFilterable, listFields, listOptions, RANGE_ENDS, TIMESTAMP_FIELDS, timestampFields, type ListOptions } from './list.ts';
 export * from './uploads.ts';
 export { fromWire } from './schema.ts';
-export { allows, dialogAccess } from './access.ts';
+export { DEFAULT_MAX_ITEMS, isItems, itemsFieldsOf, itemsTableOf, storedFieldsOf } from './items.ts';
+export { accessOf, allows, authorize, dialogAccess, mayCall, reachOf, type Action, type Decision, type Principal, type Reach } from './authorize.ts';
+export { jobOptions, type AtJobDef, type EveryJobDef, type JobContext, type JobDef, type JobLog } from './jobs.ts';
+export * from './hooks.ts';
+export * from './handlers.ts';
+export * from './states.ts';

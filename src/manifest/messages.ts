@@ -9,4 +9,6 @@ export const messages = {
   deleteFailed: 'Someting went wrong.',
   /** The reserved name (§9). */
   reservedName: 'general',
+  /** Ours: the `message` of a 400 whose `errors` say what is wrong under each field. */
+  validationFailed: 'Validation failed.',
 } as const;

@@ -1,5 +1,6 @@
 /** Read builders: the GET calls of a resource. */
 import type { Call, GroupedRead, ListRead, OneRead, OperationDef, SelfRead } from './types.ts';
+import type { HandlerName } from './handlers.ts';
 
 export const read = {
   /** A paged, sorted, filtered list (ra-data-simple-rest: `sort`, `range`, `filter`, `Content-Range`). */
@@ -18,6 +19,6 @@ export const read = {
 };
 
 /** A call carried out by the named server handler `handler` (see `OperationDef`). */
-export function operation(call: Call, handler: string, opts: Omit<OperationDef, 'kind' | 'call' | 'handler'> = {}): OperationDef {
+export function operation(call: Call, handler: HandlerName, opts: Omit<OperationDef, 'kind' | 'call' | 'handler'> = {}): OperationDef {
   return { kind: 'operation', call, handler, ...opts };
 }

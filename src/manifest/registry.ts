@@ -42,9 +42,18 @@ export function createRegistry(resources: readonly ResourceDef[]): Registry {
       const { via, field } = r.owner;
       const holder = via ? byName.get(r.fields.find((f) => f.name === via)!.reference!) : r;
       if (!holder?.fields.some((f) => f.name === field)) fail(`${r.name}: owner field '${field}' is not a field of ${holder?.name}`);
-      for (const reach of Object.values(r.owner.roles))
-        if (reach && typeof reach === 'object' && !accounts?.fields.some((f) => f.name === reach.team))
+      for (const reach of Object.values(r.owner.roles)) {
+        if (reach && typeof reach === 'object' && 'team' in reach && !accounts?.fields.some((f) => f.name === reach.team))
           fail(`${r.name}: owner team '${reach.team}' is not a field of users`);
+        if (reach && typeof reach === 'object' && 'through' in reach) {
+          // Owned through sub-records: an items field, a reference sub-field, the owner field of its target.
+          const { items, via: sub, field: held } = reach.through;
+          const list = r.fields.find((f) => f.name === items && f.kind === 'items');
+          const ref = list?.items?.fields.find((f) => f.name === sub && f.kind === 'reference');
+          const target = ref && byName.get(ref.reference!);
+          if (!target?.fields.some((f) => f.name === held)) fail(`${r.name}: owner through '${items}.${sub}' does not reach a field '${held}'`);
+        }
+      }
     }
     for (const [name, read] of Object.entries(r.reads)) {
       const through = read.kind === 'list' ? read.scope?.through : undefined;

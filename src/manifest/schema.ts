@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { withinStorage } from './rules.ts';
+import { DEFAULT_MAX_ITEMS } from './items.ts';
 import type { Choice, DialogDef, FieldDef, ResourceDef } from './types.ts';
 
 /** The declared fields a form dialog picks, in its order. */
@@ -22,7 +23,30 @@ export function pickedFields(resource: ResourceDef, dialog: DialogDef): FieldDef
  * (`withinStorage`). Form and server both judge by this, so no engine ever sees a value it would refuse.
  */
 export function ruleOf(f: FieldDef): z.ZodType {
+  if (f.kind === 'items') return itemsRule(f);
   return withinStorage(f.rule ?? fallbackRule(f), f, labelOf(f));
+}
+
+/**
+ * An `items` field's rule: an array (within `min`..`max`) of strict objects of its sub-fields' own rules,
+ * so an item is judged field by field with the sub-fields' messages, and an unknown key in an item is
+ * refused as in a body. Optional unless `min` asks for items (absent on an update: left as they are).
+ */
+function itemsRule(f: FieldDef): z.ZodType {
+  const def = f.items!;
+  const label = labelOf(f);
+  const min = def.min ?? 0;
+  const max = def.max ?? DEFAULT_MAX_ITEMS;
+  const fewer = def.minMessage ?? `${label} must have at least ${min} ${min === 1 ? 'item' : 'items'}.`;
+  const more = def.maxMessage ?? `${label} may have at most ${max} items.`;
+  const item = z.strictObject(Object.fromEntries(def.fields.map((sub) => [sub.name, ruleOf(sub)])), {
+    error: (issue) => (issue.code === 'invalid_type' ? `Each of the ${label.toLowerCase()} must be an object.` : undefined),
+  });
+  const list = z
+    .array(item, { error: (issue) => (issue.input === undefined ? fewer : `${label} must be a list.`) })
+    .min(min, fewer)
+    .max(max, more);
+  return min > 0 ? list : list.optional();
 }
 
 function fallbackRule(f: FieldDef): z.ZodType {
@@ -40,7 +64,8 @@ export function dialogRuleOf(f: FieldDef, dialog: DialogDef): z.ZodType {
     const missing = rule.safeParse(undefined).error?.issues[0]?.message;
     rule = z.strictObject({ label: rule, value: rule }, missing ? { error: missing } : undefined);
   }
-  if (dialog.optional?.includes(f.name)) rule = z.union([z.literal(''), rule]).optional();
+  // An optional list is left out, never sent as '' (an update not sending it keeps its items).
+  if (dialog.optional?.includes(f.name)) rule = f.kind === 'items' ? rule.optional() : z.union([z.literal(''), rule]).optional();
   return rule;
 }
 
@@ -77,18 +102,26 @@ export function formJsonSchema(resource: ResourceDef, dialog: DialogDef): Record
   const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
   for (const f of pickedFields(resource, dialog)) {
     const raw = properties[f.name];
-    if (!raw) continue;
-    if (f.kind === 'select' && f.options && !constantsOf(raw)) raw.enum = [...f.options];
-    const p = (properties[f.name] = asChoices(raw, f.choices));
-    p.title = labelOf(f);
-    if (f.hint) p.description = f.hint;
-    if (f.readOnly) p.readOnly = true;
+    if (raw) properties[f.name] = fieldJsonSchema(raw, f);
   }
   delete schema.$schema;
   return schema;
 }
 
 type JsonSchema = Record<string, unknown>;
+
+/** A field's JSON Schema as the form draws it: its choices, title, hint; an `items` field's sub-fields alike. */
+function fieldJsonSchema(raw: JsonSchema, f: FieldDef): JsonSchema {
+  if (f.kind === 'select' && f.options && !constantsOf(raw)) raw.enum = [...f.options];
+  const p = asChoices(raw, f.choices);
+  p.title = labelOf(f);
+  if (f.hint) p.description = f.hint;
+  if (f.readOnly) p.readOnly = true;
+  const item = f.kind === 'items' ? (p.items as JsonSchema | undefined) : undefined;
+  const subs = item?.properties as Record<string, JsonSchema> | undefined;
+  if (subs) for (const sub of f.items!.fields) if (subs[sub.name]) subs[sub.name] = fieldJsonSchema(subs[sub.name], sub);
+  return p;
+}
 
 /**
  * The constants a JSON Schema allows (`const` and `enum`, through nested `anyOf`/`oneOf`), and
@@ -181,10 +214,12 @@ export function issuesByField(error: z.ZodError): Record<string, string[]> {
     byKey.set(key, list);
   };
   for (const issue of error.issues) {
+    // Inside a list of items (`lines.0.quantity`) the whole path is the key: the form shows it under that item's field.
+    const nested = typeof issue.path[1] === 'number' ? issue.path.map(String).join('.') : undefined;
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) add(key, `Field '${key}' is not allowed.`);
+      for (const key of issue.keys) add(nested ? `${nested}.${key}` : key, `Field '${key}' is not allowed.`);
     } else {
-      add(issue.path.length ? String(issue.path[0]) : '_', issue.message);
+      add(nested ?? (issue.path.length ? String(issue.path[0]) : '_'), issue.message);
     }
   }
   // A null-prototype object: `__proto__` is an own key here (and JSON.stringify answers it as one).

@@ -4,7 +4,15 @@
  * Nothing here imports React or Fastify: manifests must load in every one of those places.
  */
 import type { z } from 'zod';
-import type { NotificationWire } from '../features/notifications/contract.ts';
+import type { ResourceHooks } from './hooks.ts';
+import type { HandlerName } from './handlers.ts';
+
+/**
+ * The tones a notification is shown in (its `type`). Notify is the core's (every resource may declare
+ * it), so its vocabulary is the manifest's; the notifications feature's wire contract reads it from here.
+ */
+export const NOTIFICATION_TYPES = ['info', 'success', 'warning', 'error'] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 /** Every role of the marketplace (spec §6). `user` is the buyer. */
 export const ROLES = ['admin', 'seller', 'dealer', 'agent', 'user', 'support'] as const;
@@ -30,6 +38,8 @@ export type Call = `${'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'} /${string}`;
  * - `boolean`: true or false (a switch in forms; stored as 0/1).
  * - `file`: a URL of an uploaded file that is not an image (a PDF: CV, invoice).
  * - `html`: rich text, shown only through DOMPurify.
+ * - `items`: a list of typed sub-records (an order's lines), declared with `field.items` (see `ItemsDef`):
+ *   kept in a child table of its own, written with the parent in one transaction, answered embedded.
  */
 export type FieldKind =
   | 'text'
@@ -44,7 +54,8 @@ export type FieldKind =
   | 'slug'
   | 'boolean'
   | 'file'
-  | 'html';
+  | 'html'
+  | 'items';
 
 /** How a field's value is stored. Derived from the kind unless set. */
 export type Storage = 'text' | 'real' | 'integer';
@@ -139,12 +150,18 @@ export interface FieldOptions {
    */
   drawn?: { from: string; as: 'qrcode' };
   /**
-   * A value the server computes from other fields on every write, by a named pure function of
-   * `src/domain/computed.ts` (`by`) over the fields in `from`: never taken from the client. The form
+   * A value the server computes from other fields on every write, by a pure function of
+   * `src/domain/computed.ts` referenced as a value (`by: computations.agentId`) over the fields in `from`: never taken from the client. The form
    * shows it read-only and fills it live with the same function (an agent's `agentId` appears as the
    * name is typed); a sent value that differs from the computed one is refused (400, under the field).
    */
-  computed?: { by: string; from: readonly string[] };
+  computed?: { by: (values: Record<string, unknown>) => string | number; from: readonly string[] };
+  /**
+   * For a `select`: its values are states, changed only by the transitions declared here (who may make
+   * each, a guard, the fields it requires, a notification: see states.ts). Any other change is refused
+   * (409 naming the current state); lists and details dialogs offer the allowed ones as actions.
+   */
+  states?: import('./states.ts').StatesDef;
 }
 
 /**
@@ -157,8 +174,8 @@ export interface Choice {
   tone?: 'success' | 'warning' | 'error' | 'info' | 'default';
 }
 
-/** The upload endpoints of spec §7 (`POST /api/s3/upload` with `endpoint`). */
-export const UPLOAD_ENDPOINTS = ['payoutInvoice', 'blogcategory', 'pagefile', 'banners', 'profilepics'] as const;
+/** The upload endpoints of spec §7 (`POST /api/s3/upload` with `endpoint`), and ours for private documents (see src/manifest/uploads.ts). */
+export const UPLOAD_ENDPOINTS = ['payoutInvoice', 'blogcategory', 'pagefile', 'banners', 'profilepics', 'documents'] as const;
 export type UploadEndpoint = (typeof UPLOAD_ENDPOINTS)[number];
 
 /** How a field uploads (see `src/manifest/uploads.ts` for what each endpoint takes). */
@@ -187,6 +204,37 @@ export interface FieldDef extends FieldOptions {
   secret?: boolean;
   /** For `reference`: the field of the target the value holds. Default `id` (`code` for countries). */
   referenceBy?: string;
+  /** For `items`: the sub-records' fields and how many there may be (`field.items`). */
+  items?: ItemsDef;
+}
+
+/**
+ * The sub-records of an `items` field (an order's lines), as `field.items(name, { fields, min, max })`
+ * declares them. Each sub-field is an ordinary field (`field.text`, `field.number`, `field.select`,
+ * `field.boolean`, `field.reference`...) with its own `rule` and messages; the body rule is an array of
+ * strict objects of those rules, so the form and the server judge each item alike, and a refused item's
+ * messages are answered under `<field>.<index>.<sub-field>` (`lines.0.quantity`).
+ *
+ * Storage: a child table `<resource>_<field>` (`id`, `parentId`, `position`, a column per sub-field),
+ * indexed on `(parentId, position)`; written, deleted, recycled and restored with its parent, in the
+ * parent's transaction. A create stores the items sent (none when absent); an update sent the field
+ * replaces them all, one not sending it leaves them as they are.
+ *
+ * Reads: every generated read (one record, lists, grouped) answers the items embedded as an array of
+ * the sub-fields' values in position order; a list reads the items of its whole page in one query per
+ * items field. Such a resource's reads skip the database-written JSON fast path (json-records.ts).
+ */
+export interface ItemsDef {
+  /** The sub-records' fields, in the order forms and the details table show them. */
+  fields: readonly FieldDef[];
+  /** The fewest items a sent list may hold. With `min` > 0 the field must be sent (on a dialog not marking it `optional`). */
+  min?: number;
+  /** The most items a sent list may hold (default 100). */
+  max?: number;
+  /** Told when fewer than `min` are sent (default: '<Label> must have at least <min> item(s).'). */
+  minMessage?: string;
+  /** Told when more than `max` are sent (default: '<Label> may have at most <max> items.'). */
+  maxMessage?: string;
 }
 
 /** What every dialog declares. */
@@ -196,18 +244,23 @@ interface DialogBase {
   /** Who may open it and call its endpoint. Defaults to the resource's `write` access. */
   access?: Access;
   /**
-   * A hand-written client component draws this dialog instead of the generated form or view (DESIGN.md:
+   * A hand-written client component draws this dialog instead of the generated form or view (docs/architecture.md:
    * hand-written UI only for commission, cart, push and support chat). Only the drawing changes: the
    * call, its route, access, body rule and messages stay what the dialog's kind declares, and the
-   * component reads them from here. Names are mapped to components in `src/client/dialogs/custom.tsx`.
-   * Example (spec §4, the product commission): `component: 'commission'`.
+   * component reads them from here. The component is one file in its feature folder, referenced here
+   * as a loader (a misspelt path fails the type check), and loaded when the dialog first opens.
+   * Example (spec §4, the product commission):
+   * `component: () => import('../src/features/commission/CommissionDialog.tsx')`.
    */
   component?: DialogComponent;
 }
 
-/** The hand-written dialog components a dialog may name (see `component` on every dialog). */
-export const DIALOG_COMPONENTS = ['commission'] as const;
-export type DialogComponent = (typeof DIALOG_COMPONENTS)[number];
+/**
+ * A hand-written dialog component (see `component` on every dialog): a loader of the module whose default
+ * export draws the dialog's body (`DialogBodyProps`, src/client/dialogs/context.ts). The manifest layer
+ * knows no React, so the module's shape is the client's to hold it to (src/client/dialogs/custom.tsx).
+ */
+export type DialogComponent = () => Promise<{ default: unknown }>;
 
 /**
  * A notification the server sends after a call succeeded: the one declaration that makes an event notify
@@ -236,7 +289,7 @@ export interface NotifyDef {
    */
   message: string;
   /** The tone it is shown in. */
-  type: NotificationWire['type'];
+  type: NotificationType;
   /** Its `metadata.category`: what the bell groups and filters it by ('commission', 'documents', 'account'). */
   category: string;
 }
@@ -269,6 +322,8 @@ interface FormDialog extends DialogBase {
 /** A create dialog: inserts a record from the picked fields. */
 export interface CreateDialog extends FormDialog {
   kind: 'create';
+  /** The list toolbar's button that opens it. Default 'Create' (the products' reads 'Create product'). */
+  button?: string;
 }
 /** An update dialog: opened with a record, changes the picked fields of it. */
 export interface UpdateDialog extends FormDialog {
@@ -277,8 +332,8 @@ export interface UpdateDialog extends FormDialog {
 /** A custom form dialog whose call is handled by a named server handler (`handler`). */
 export interface ActionDialog extends FormDialog {
   kind: 'action';
-  /** Name of the server handler in the handler registry that carries the call out. */
-  handler: string;
+  /** Name of the server handler that carries the call out: a key of the server's map (`HandlerName`). */
+  handler: HandlerName;
 }
 /** A delete confirmation. */
 export interface RemoveDialog extends DialogBase {
@@ -291,7 +346,7 @@ export interface RemoveDialog extends DialogBase {
   failure: string;
   /**
    * The record goes to the recycle bin, from which an admin can restore it, instead of being deleted.
-   * Defaults to true when the call's path ends in `/recycle` (DESIGN.md: "deletes under /recycle").
+   * Defaults to true when the call's path ends in `/recycle` (docs/architecture.md: "deletes under /recycle").
    */
   recycle?: boolean;
 }
@@ -400,8 +455,8 @@ export type ReadDef = ListRead | OneRead | SelfRead | GroupedRead;
 export interface OperationDef {
   kind: 'operation';
   call: Call;
-  /** Name of the server handler that carries the call out. */
-  handler: string;
+  /** Name of the server handler that carries the call out: a key of the server's map (`HandlerName`). */
+  handler: HandlerName;
   /** Who may call it. Defaults to the resource's `write` access. */
   access?: Access;
   /** The request body's rule (strict objects refuse unknown fields). Omit for calls without a JSON body. */
@@ -475,9 +530,27 @@ export interface MenuEntry {
  * - `'all'`: every row;
  * - `'own'`: the rows whose owner is the signed-in user;
  * - `{ team: 'dealerId' }`: the rows whose owner's account names the signed-in user in that field of
- *   `users` (a dealer reaches the rows of the sellers whose `dealerId` is the dealer's id), and its own.
+ *   `users` (a dealer reaches the rows of the sellers whose `dealerId` is the dealer's id), and its own;
+ * - `{ through: { items, via, field } }`: the rows whose sub-records point at a record the user owns
+ *   (see `ThroughItems`): ownership through a relation.
  */
-export type OwnerReach = 'all' | 'own' | { team: string };
+export type OwnerReach = 'all' | 'own' | { team: string } | { through: ThroughItems };
+
+/**
+ * Ownership through a relation held by sub-records (`OwnerReach` `{ through }`): a record is within a
+ * user's reach when one of its `items` sub-records points (`via`, a reference sub-field) at a record whose
+ * `field` is the user. The orders that hold a seller's products:
+ * `seller: { through: { items: 'lines', via: 'product', field: 'sellerId' } }`. Such a role reads and
+ * updates the records it reaches so; it creates none (it is not their owner).
+ */
+export interface ThroughItems {
+  /** The `items` field of this resource holding the sub-records. */
+  items: string;
+  /** The reference sub-field of each item. */
+  via: string;
+  /** The field of the record `via` points at that holds its owner's user id. */
+  field: string;
+}
 
 /**
  * Who owns each record of a resource, and which rows each role reaches. The server applies it to every
@@ -541,6 +614,14 @@ export interface ResourceInput {
    * unless it is itself); a team role may create for itself or one of its team.
    */
   owner?: OwnerDef;
+  /**
+   * Lifecycle hooks (`beforeChange`, `afterChange`, `afterRemove`: see `ResourceHooks` in hooks.ts), run by
+   * the records service inside the write's transaction. Referenced as a value imported from the feature
+   * that owns the behaviour (`hooks: productHooks`), never by name.
+   */
+  hooks?: ResourceHooks;
+  /** Scheduled work, by a name of your choosing: at a record's time field or every N seconds (jobs.ts). */
+  jobs?: Record<string, import('./jobs.ts').JobDef>;
 }
 
 /** A resource after `defineResource` checked it. */

@@ -26,14 +26,39 @@ export const DEFAULT_MAX_FILES = 5;
 /** More than this many files at once shows the widget as a gallery (spec §9). */
 export const GALLERY_ABOVE = 2;
 
-/** What each endpoint accepts: images everywhere; PDFs where documents are filed (invoices, pages). */
-export const ENDPOINT_TYPES: Record<UploadEndpoint, readonly FileType[]> = {
-  payoutInvoice: [...IMAGE_TYPES, 'pdf'],
-  blogcategory: IMAGE_TYPES,
-  pagefile: [...IMAGE_TYPES, 'pdf'],
-  banners: IMAGE_TYPES,
-  profilepics: IMAGE_TYPES,
+/** How an endpoint's stored files are served (ASSETS_PATH). */
+export interface EndpointDeclaration {
+  /** The file types it takes, each recognised by its content. */
+  types: readonly FileType[];
+  /**
+   * `public`: served to anyone with the URL, cached (images of the site). `private`: served only to
+   * whoever may read a record that holds the file (the record's read roles and owner rule, as for the
+   * record itself), to its uploader, and never cached; to anyone else its URL answers 404, as a URL
+   * that names no file does.
+   */
+  visibility: 'public' | 'private';
+}
+
+/**
+ * Every upload endpoint: images everywhere; PDFs where documents are filed (invoices, pages, account
+ * documents). Payout invoices and account documents (national ids, trade licences) are private.
+ */
+export const UPLOAD_ENDPOINT_DECLARATIONS: Record<UploadEndpoint, EndpointDeclaration> = {
+  payoutInvoice: { types: [...IMAGE_TYPES, 'pdf'], visibility: 'private' },
+  blogcategory: { types: IMAGE_TYPES, visibility: 'public' },
+  pagefile: { types: [...IMAGE_TYPES, 'pdf'], visibility: 'public' },
+  banners: { types: IMAGE_TYPES, visibility: 'public' },
+  profilepics: { types: IMAGE_TYPES, visibility: 'public' },
+  documents: { types: [...IMAGE_TYPES, 'pdf'], visibility: 'private' },
 };
+
+/** What each endpoint accepts (UPLOAD_ENDPOINT_DECLARATIONS). */
+export const ENDPOINT_TYPES = Object.fromEntries(
+  Object.entries(UPLOAD_ENDPOINT_DECLARATIONS).map(([name, d]) => [name, d.types]),
+) as Record<UploadEndpoint, readonly FileType[]>;
+
+/** Whether the files of `endpoint` are private (UPLOAD_ENDPOINT_DECLARATIONS). */
+export const isPrivateEndpoint = (endpoint: UploadEndpoint): boolean => UPLOAD_ENDPOINT_DECLARATIONS[endpoint].visibility === 'private';
 
 /** The `accept` attribute of a file input for an endpoint. */
 export function acceptOf(endpoint: UploadEndpoint): string {

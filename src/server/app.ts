@@ -6,24 +6,18 @@ import { existsSync } from 'node:fs';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
-import type { Registry } from '../manifest/index.ts';
+import type { HookServices, Registry } from '../manifest/index.ts';
 import { registerAuth } from './auth/routes.ts';
-// Their handlers register as they load (the profile, one-time passwords, the email history's stats).
-import './users/index.ts';
-import './accounts/index.ts';
-import './email/index.ts';
-// The commission feature's handlers (products, site commission): registered before the routes check them.
-import '../features/commission/server.ts';
-// The notifications' handlers (the enhanced calls, the admin's): registered before the routes check them.
-import '../features/notifications/server/index.ts';
-import type { Database } from './db/connect.ts';
+import { namedHandlers } from './handlers.ts';
+import type { Database } from './db/types.ts';
 import { HttpError, INTERNAL_ERROR } from './errors.ts';
 import { uniqueViolation } from './db/unique.ts';
 import { guardInput, MAX_PARAM_LENGTH, routerRefusal } from './input-guard.ts';
-import { AUDIT_LOG } from '../../resources/system.ts';
+import { AUDIT_LOG, JOB_RUNS } from '../../resources/system.ts';
+import { startJobRunner } from './records/jobs/index.ts';
 import { ReadCache } from './db/read-cache.ts';
 import { NotificationHub } from '../features/notifications/server/hub.ts';
-// Web Push: its handlers register as the module loads; `registerPush` starts its sender per app.
+// Web Push: `registerPush` starts its sender per app.
 import { registerPush, type PushOptions } from '../features/push/server/index.ts';
 import { registerManifestRoutes } from './routes/index.ts';
 import { DEFAULT_REDIS_PREFIX, registerCluster } from './cluster/index.ts';
@@ -31,7 +25,9 @@ import { registerRealtime } from './realtime/index.ts';
 import { registerFrontRoutes } from './front/index.ts';
 import { securityHeaders } from './security.ts';
 import { recordRoutes, registerDocs } from './openapi/index.ts';
-import { parseReadCacheBytes, parseTrustProxy, readUploadLimits, readUploadsConfig, type TrustProxy } from './config.ts';
+import { parseReadCacheBytes, parseTrustProxy, readConnectionLimits, readSignInLimits, readUploadLimits, readUploadsConfig, type TrustProxy } from './config.ts';
+import type { SignInLimits } from './auth/limiter.ts';
+import { capConnectionsPerAddress, serverOptions, type ConnectionLimits } from './connections.ts';
 import { parseAllowedOrigins, refuseCrossSiteWrites } from './csrf.ts';
 import { LocalStorage, registerUploads, storageOf, type Storage, type UploadLimits } from './uploads/index.ts';
 
@@ -63,6 +59,10 @@ export interface AppOptions {
   redisUrl?: string;
   /** Names this cluster's Redis channels (clusters sharing one Redis need different ones). Left out: `REDIS_PREFIX`, else `marketplace`. */
   redisPrefix?: string;
+  /** How wrong passwords are spaced out; what is left out comes from `SIGN_IN_DELAY` / `SIGN_IN_MAX_DELAY` and the defaults (auth/limiter.ts). */
+  signIn?: Partial<SignInLimits>;
+  /** Timeouts and the per-address connection cap; what is left out comes from `HEADERS_TIMEOUT` & co. (connections.ts). */
+  connections?: Partial<ConnectionLimits>;
 }
 
 declare module 'fastify' {
@@ -72,8 +72,10 @@ declare module 'fastify' {
   }
 }
 
-export async function buildApp({ database, registry, clientDir, logger = false, uploadsDir, storage, trustProxy = parseTrustProxy(process.env.TRUST_PROXY), allowedOrigins = parseAllowedOrigins(process.env.ALLOWED_ORIGINS), readCacheBytes = parseReadCacheBytes(process.env.READ_CACHE_MB), uploadLimits, push, redisUrl = process.env.REDIS_URL || undefined, redisPrefix = process.env.REDIS_PREFIX || DEFAULT_REDIS_PREFIX }: AppOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger, bodyLimit: 1024 * 1024, trustProxy, routerOptions: { maxParamLength: MAX_PARAM_LENGTH }, frameworkErrors: routerRefusal });
+export async function buildApp({ database, registry, clientDir, logger = false, uploadsDir, storage, trustProxy = parseTrustProxy(process.env.TRUST_PROXY), allowedOrigins = parseAllowedOrigins(process.env.ALLOWED_ORIGINS), readCacheBytes = parseReadCacheBytes(process.env.READ_CACHE_MB), uploadLimits, push, redisUrl = process.env.REDIS_URL || undefined, redisPrefix = process.env.REDIS_PREFIX || DEFAULT_REDIS_PREFIX, signIn, connections }: AppOptions): Promise<FastifyInstance> {
+  const limits = { ...readConnectionLimits(), ...connections };
+  const app = Fastify({ logger, bodyLimit: 1024 * 1024, trustProxy, routerOptions: { maxParamLength: MAX_PARAM_LENGTH }, frameworkErrors: routerRefusal, ...serverOptions(limits) });
+  capConnectionsPerAddress(app.server, limits.maxConnectionsPerAddress, trustProxy);
   // Before any route that may notify: the deliverers (socket, push) subscribe to this app's hub.
   app.decorate('notifications', new NotificationHub((error) => app.log.error(error)));
   await registerPush(app, database.db, push);
@@ -99,22 +101,28 @@ export async function buildApp({ database, registry, clientDir, logger = false, 
     return reply.code(500).send({ message: INTERNAL_ERROR });
   });
 
-  registerAuth(app, database.db, registry);
+  registerAuth(app, database.db, registry, { ...readSignInLimits(), ...signIn });
   // Other nodes may write to a shared PostgreSQL; SQLite's file belongs to this process alone.
-  // Every write appends an audit entry in its transaction (db/audit.ts): the log's answers go stale with it.
-  const cache = new ReadCache({ ttlMs: database.engine === 'postgres' ? 1000 : Number.POSITIVE_INFINITY, maxBytes: readCacheBytes, writtenByEveryWrite: [AUDIT_LOG] });
+  // Every write appends an audit entry in its transaction (records/audit.ts): the log's answers go stale with it.
+  const cache = new ReadCache({ ttlMs: database.engine === 'postgres' ? 1000 : Number.POSITIVE_INFINITY, maxBytes: readCacheBytes, writtenByEveryWrite: [AUDIT_LOG, JOB_RUNS] });
   app.decorate('readCache', cache);
   // The other nodes (REDIS_URL), then the realtime socket, whose adapter rides the same Redis.
   await registerCluster(app, redisUrl, redisPrefix);
   registerRealtime(app, { db: database.db, allowedOrigins, trustProxy });
+  // What hooks may use besides records (HookServices): each module that offers a service fills its part.
+  app.decorate('hookServices', {} as HookServices);
   await registerUploads(app, {
     db: database.db,
+    registry,
     storage: storage ?? (uploadsDir ? new LocalStorage(uploadsDir) : storageOf(readUploadsConfig())),
     limits: { ...readUploadLimits(), ...uploadLimits },
   });
-  registerManifestRoutes(app, database.db, registry, cache);
+  registerManifestRoutes(app, database.db, registry, cache, namedHandlers);
   registerFrontRoutes(app, database.db, registry);
   registerDocs(app, registry);
+  // Declared jobs: scheduled by the writes, run by this node until it closes.
+  const jobs = await startJobRunner(database, registry, { log: { info: (m) => app.log.info(m), error: (e) => app.log.error(e) }, changed: () => cache.invalidate(JOB_RUNS) });
+  app.addHook('onClose', () => jobs.stop());
 
   if (clientDir && existsSync(clientDir)) {
     await app.register(fastifyStatic, { root: clientDir, wildcard: false, index: ['index.html'] });

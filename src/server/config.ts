@@ -4,6 +4,8 @@ import type { S3Settings } from './uploads/s3.ts';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from './uploads/limits.ts';
 import { parseAllowedOrigins } from './csrf.ts';
 import { DEFAULT_READ_CACHE_BYTES } from './db/read-cache.ts';
+import { DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from './auth/limiter.ts';
+import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connections.ts';
 
 export interface Config {
   port: number;
@@ -22,6 +24,52 @@ export interface Config {
   allowedOrigins: string[];
   /** The most the read cache may hold, in bytes (`READ_CACHE_MB`, see `parseReadCacheBytes`). */
   readCacheBytes: number;
+  /** How wrong passwords are spaced out (`SIGN_IN_DELAY`, `SIGN_IN_MAX_DELAY`, see `readSignInLimits`). */
+  signIn: SignInLimits;
+  /** Timeouts and the per-address connection cap (see `readConnectionLimits`). */
+  connections: ConnectionLimits;
+}
+
+/** A number setting: unset or empty gives `fallback`; anything but a number of at least `min` stops the start. */
+function numberSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, { min = 0, integer = false } = {}): number {
+  const text = (env[name] ?? '').trim();
+  if (text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < min || (integer && !Number.isInteger(value)))
+    throw new Error(`${name} must be a${integer ? ' whole' : ''} number (${min} or more), not '${env[name]}'`);
+  return value;
+}
+
+/**
+ * `SIGN_IN_DELAY` (seconds, fractions allowed; default 1): how long the first failure past the free
+ * ones holds back the next attempt at that account or from that address; it doubles with each further
+ * failure up to `SIGN_IN_MAX_DELAY` (seconds; default 30), which is also the longest an attempt is held
+ * before a flood's excess is refused (429). docs/security.md explains them.
+ */
+export function readSignInLimits(env: NodeJS.ProcessEnv = process.env): SignInLimits {
+  const delayMs = numberSetting(env, 'SIGN_IN_DELAY', DEFAULT_SIGN_IN_LIMITS.delayMs / 1000, { min: 0.001 }) * 1000;
+  const maxDelayMs = numberSetting(env, 'SIGN_IN_MAX_DELAY', Math.max(delayMs, DEFAULT_SIGN_IN_LIMITS.maxDelayMs) / 1000, { min: 0.001 }) * 1000;
+  if (maxDelayMs < delayMs) throw new Error(`SIGN_IN_MAX_DELAY (${maxDelayMs / 1000}) must not be less than SIGN_IN_DELAY (${delayMs / 1000})`);
+  return { ...DEFAULT_SIGN_IN_LIMITS, delayMs, maxDelayMs };
+}
+
+/**
+ * `HEADERS_TIMEOUT` (seconds to send a request's headers; default 10), `REQUEST_TIMEOUT` (seconds to
+ * send a whole request, body included; default 300), `KEEP_ALIVE_TIMEOUT` (seconds an idle connection
+ * is kept; default 72) and `MAX_CONNECTIONS_PER_ADDRESS` (default 100; 0: no cap). Fractions of a second
+ * are allowed; the headers must fit in the request's time.
+ */
+export function readConnectionLimits(env: NodeJS.ProcessEnv = process.env): ConnectionLimits {
+  const seconds = (name: string, fallbackMs: number) => Math.round(numberSetting(env, name, fallbackMs / 1000, { min: 0.001 }) * 1000);
+  const limits = {
+    headersTimeoutMs: seconds('HEADERS_TIMEOUT', DEFAULT_CONNECTION_LIMITS.headersTimeoutMs),
+    requestTimeoutMs: seconds('REQUEST_TIMEOUT', DEFAULT_CONNECTION_LIMITS.requestTimeoutMs),
+    keepAliveTimeoutMs: seconds('KEEP_ALIVE_TIMEOUT', DEFAULT_CONNECTION_LIMITS.keepAliveTimeoutMs),
+    maxConnectionsPerAddress: numberSetting(env, 'MAX_CONNECTIONS_PER_ADDRESS', DEFAULT_CONNECTION_LIMITS.maxConnectionsPerAddress, { integer: true }),
+  };
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs)
+    throw new Error(`HEADERS_TIMEOUT (${limits.headersTimeoutMs / 1000}) must not be more than REQUEST_TIMEOUT (${limits.requestTimeoutMs / 1000})`);
+  return limits;
 }
 
 /**
@@ -116,5 +164,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     allowedOrigins: parseAllowedOrigins(env.ALLOWED_ORIGINS),
     readCacheBytes: parseReadCacheBytes(env.READ_CACHE_MB),
+    signIn: readSignInLimits(env),
+    connections: readConnectionLimits(env),
   };
 }

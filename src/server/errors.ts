@@ -1,4 +1,6 @@
 /** Errors the routes throw; the app's error handler turns them into `{ message, errors? }` answers. */
+import { messages } from '../manifest/messages.ts';
+
 export class HttpError extends Error {
   constructor(
     readonly status: number,
@@ -9,7 +11,7 @@ export class HttpError extends Error {
   }
 }
 
-export const VALIDATION_FAILED = 'Validation failed.';
+export const VALIDATION_FAILED = messages.validationFailed;
 /** What a server error (5xx) is answered: its details are logged, never sent. */
 export const INTERNAL_ERROR = 'Internal server error.';
 

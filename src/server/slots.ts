@@ -1,7 +1,7 @@
 /**
  * Values held for a short while and then let go, one per request in flight: the responses a server is
  * answering (lifecycle.ts, for its graceful shutdown), the pages a read worker has been given and not
- * answered (db/read-pool.ts). Each value has a slot of one array that only grows to the most ever held
+ * answered (db/sqlite/read-pool.ts). Each value has a slot of one array that only grows to the most ever held
  * at once; a slot let go is emptied and reused.
  *
  * Why not a `Set` or a `Map`: a value added and deleted on every request makes V8 replace the table

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registry } from '../../resources/index.ts';
-import { changesOf } from '../../src/server/db/audit.ts';
+import { changesOf } from '../../src/server/records/audit.ts';
 import { newId } from '../../src/server/db/id.ts';
 import { engines, startTestServer, type TestServer } from '../support/server.ts';
 import { makePng } from '../support/png.ts';

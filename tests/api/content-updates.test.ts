@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registry } from '../../resources/index.ts';
 import { createSampler } from '../../src/domain/sample.ts';
 import { fillPath, parseCall, pickedFields, ruleOf, type UpdateDialog } from '../../src/manifest/index.ts';
-import { createRecord } from '../../src/server/db/writes.ts';
+import { createRecord } from '../../src/server/records/writes.ts';
 import { engines, startTestServer, type TestServer } from '../support/server.ts';
 
 type Row = Record<string, unknown>;

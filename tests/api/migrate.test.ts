@@ -102,7 +102,8 @@ describe.skipIf(!process.env.DATABASE_URL)('migrating beside schemas being dropp
       await churn.end();
     }
     expect(dropped).toBeGreaterThan(0);
-  });
+    // Seventeen migrations of every table: on CI's two loaded cores that is more than the default 30 s.
+  }, 120_000);
 });
 
 /**

@@ -39,7 +39,7 @@ describe('declaring notify', () => {
   });
 
   it('is declared on operations too, and read back as a list', () => {
-    const op = operation('POST /things/{id}/x', 'x', { notify: [note, { ...note, to: 'admins' }] });
+    const op = operation('POST /things/{id}/x', 'updateProfile', { notify: [note, { ...note, to: 'admins' }] });
     expect(notificationsOf(op)).toHaveLength(2);
     expect(notificationsOf({})).toEqual([]);
   });

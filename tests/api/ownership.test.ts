@@ -20,7 +20,7 @@ const allowed = (access: ResourceDef['access']['read'], role: Role) => access ==
 /** The roles a resource lets reach only some rows, with how (own or a team field). */
 function narrowRoles(r: ResourceDef): { role: Role; team?: string }[] {
   return Object.entries(r.owner!.roles).flatMap(([role, reach]) =>
-    reach === 'own' ? [{ role: role as Role }] : reach && typeof reach === 'object' ? [{ role: role as Role, team: reach.team }] : [],
+    reach === 'own' ? [{ role: role as Role }] : reach && typeof reach === 'object' && 'team' in reach ? [{ role: role as Role, team: reach.team }] : [],
   );
 }
 

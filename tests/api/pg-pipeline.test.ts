@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type Kysely } from 'kysely';
 import { connect, dropSchema, type Database } from '../../src/server/db/connect.ts';
-import { MAX_IN_FLIGHT, parsePipelines, PIPELINE_NAME, STUCK_MS } from '../../src/server/db/pg-pipeline.ts';
+import { MAX_IN_FLIGHT, parsePipelines, PIPELINE_NAME, STUCK_MS } from '../../src/server/db/postgres/pg-pipeline.ts';
 
 const url = process.env.DATABASE_URL;
 

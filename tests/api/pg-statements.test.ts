@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { connect, dropSchema, type Database } from '../../src/server/db/connect.ts';
-import { prepareReadingStatements } from '../../src/server/db/pg-statements.ts';
+import { prepareReadingStatements } from '../../src/server/db/postgres/pg-statements.ts';
 import { pagedAs } from '../../src/server/db/repository.ts';
 
 const url = process.env.DATABASE_URL;

@@ -14,11 +14,11 @@ import pg from 'pg';
 import { sql } from 'kysely';
 import { registry } from '../../resources/index.ts';
 import { migrate } from '../../src/server/db/migrate.ts';
-import { storedRecordsOf } from '../../src/server/db/stored-records.ts';
-import { dropKeptRecordTriggers, keptTriggersOf } from '../../src/server/db/pg-stored-records.ts';
+import { storedRecordsOf } from '../../src/server/db/sql-names.ts';
+import { dropKeptRecordTriggers, keptTriggersOf } from '../../src/server/db/postgres/pg-stored-records.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { expectAddedColumnKept, expectEveryTableKept, expectWritesKeptAndAnswered, keptOutOfStep, walkedSearchPage } from '../support/kept-records.ts';
-import type { Database } from '../../src/server/db/connect.ts';
+import type { Database } from '../../src/server/db/types.ts';
 
 const TABLE = 'topCategories';
 

@@ -199,6 +199,61 @@ describe.each(engines)('web push (%s)', (engine) => {
     expect((await server.api('DELETE', SUBSCRIBE_PATH, { cookie: seller, body: { endpoint } })).status).toBe(404);
   });
 
+  it('refuses another account saving an endpoint without its keys; the browser holding them moves it to whoever signed in on it', async () => {
+    // Issue 50 part 4: the newcomer used to take the row over, and the owner's DELETE then answered 404.
+    dns.set('takeover.example.com', ['93.184.216.34']);
+    const endpoint = 'https://takeover.example.com/fcm/send/victim';
+    const sellerId = (await server.api('GET', '/getcurrentuser', { cookie: seller })).body.id;
+    const owners = browserSubscription(endpoint).json;
+    expect((await server.api('POST', SUBSCRIBE_PATH, { cookie: seller, body: body(endpoint, owners) })).status).toBe(200);
+
+    // Someone who learned the URL sends it with keys of their own, or with the owner's public key only.
+    const attacker = browserSubscription(endpoint).json;
+    const halfStolen = { ...attacker, keys: { ...attacker.keys, p256dh: owners.keys.p256dh } };
+    for (const keys of [attacker, halfStolen]) {
+      const refused = await server.api('POST', SUBSCRIBE_PATH, { cookie: user, body: body(endpoint, keys) });
+      expect(refused.status).toBe(409);
+      expect(refused.body).toEqual({ message: PUSH_SERVER_MESSAGES.taken, errors: { endpoint: [PUSH_SERVER_MESSAGES.taken] } });
+    }
+    const [row] = await rows(endpoint);
+    expect(row.userId).toBe(sellerId);
+    expect(JSON.parse(String(row.subscription)).keys).toEqual(owners.keys);
+    expect((await server.api('DELETE', SUBSCRIBE_PATH, { cookie: user, body: { endpoint } })).status).toBe(404);
+    expect((await server.api('DELETE', SUBSCRIBE_PATH, { cookie: seller, body: { endpoint } })).status).toBe(204);
+    expect(await rows(endpoint)).toHaveLength(0);
+
+    // A shared computer: the next person signed in on it, and the page saves the browser's own
+    // subscription (the same keys) again. Only they get its pushes from now on.
+    expect((await server.api('POST', SUBSCRIBE_PATH, { cookie: seller, body: body(endpoint, owners) })).status).toBe(200);
+    expect((await server.api('POST', SUBSCRIBE_PATH, { cookie: user, body: body(endpoint, owners) })).status).toBe(200);
+    expect((await rows(endpoint)).map((r) => r.userId)).toEqual([userId]);
+    expect((await server.api('DELETE', SUBSCRIBE_PATH, { cookie: seller, body: { endpoint } })).status).toBe(404);
+    expect((await server.api('DELETE', SUBSCRIBE_PATH, { cookie: user, body: { endpoint } })).status).toBe(204);
+  });
+
+  it('refuses a p256dh that is not a point of the P-256 curve', async () => {
+    const endpoint = `${service.origin}/push/bad-point`;
+    const good = browserSubscription(endpoint).json;
+    const point = Buffer.from(good.keys.p256dh, 'base64url');
+    const offCurve = Buffer.from(point);
+    offCurve[64] ^= 1;
+    const compressedPrefix = Buffer.from(point);
+    compressedPrefix[0] = 0x02;
+    const xTooBig = Buffer.alloc(65, 0xff);
+    xTooBig[0] = 0x04;
+    const zeros = Buffer.alloc(65);
+    zeros[0] = 0x04;
+    for (const bad of [offCurve, compressedPrefix, xTooBig, zeros]) {
+      const keys = { ...good, keys: { ...good.keys, p256dh: bad.toString('base64url') } };
+      const res = await server.api('POST', SUBSCRIBE_PATH, { cookie: user, body: body(endpoint, keys) });
+      expect(res.status, bad.toString('hex')).toBe(400);
+      expect(res.body.errors).toEqual({ subscription: [PUSH_SERVER_MESSAGES.badKeys] });
+    }
+    expect(await rows(endpoint)).toHaveLength(0);
+    expect((await server.api('POST', SUBSCRIBE_PATH, { cookie: user, body: body(endpoint, good) })).status).toBe(200);
+    await server.api('DELETE', SUBSCRIBE_PATH, { cookie: user, body: { endpoint } });
+  });
+
   it('sends a notification as an encrypted push signed with our VAPID key, to the address checked', async () => {
     const path = '/push/user-browser';
     // Subscribed under a name only the test's resolver knows: the request arrives only through the pinned address.

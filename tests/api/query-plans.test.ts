@@ -16,8 +16,8 @@ import { parseListQuery } from '../../src/server/db/list-query.ts';
 import { columnsOf } from '../../src/server/db/tables.ts';
 import { boundedCount } from '../../src/server/db/count.ts';
 import { newId } from '../../src/server/db/id.ts';
-import { keptHashIndexOf } from '../../src/server/db/pg-stored-records.ts';
-import { storedRecordsOf } from '../../src/server/db/stored-records.ts';
+import { keptHashIndexOf } from '../../src/server/db/postgres/pg-stored-records.ts';
+import { storedRecordsOf } from '../../src/server/db/sql-names.ts';
 import { engines } from '../support/server.ts';
 import { settle } from '../../scripts/bench/seed.ts';
 

@@ -1,5 +1,5 @@
 /**
- * SQLite list pages read by worker threads (src/server/db/read-pool.ts): a list's page is read by a
+ * SQLite list pages read by worker threads (src/server/db/sqlite/read-pool.ts): a list's page is read by a
  * worker, holds every write answered before it was asked (however many come together), comes back
  * whole when a worker dies mid-query (read again on the main connection, the next one by a new worker),
  * and SQLite's own errors come back as SQLite's. `READ_WORKERS` is checked like every setting.
@@ -13,7 +13,7 @@ import { sql } from 'kysely';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { account, makeBranch, productBody, type Branch } from './fixtures/catalogue.ts';
 import { connect } from '../../src/server/db/connect.ts';
-import { parseReadWorkers, readPoolOf, readRows, ReadPool, ReadPoolUnavailable, MAX_READ_WORKERS } from '../../src/server/db/read-pool.ts';
+import { parseReadWorkers, readPoolOf, readRows, ReadPool, ReadPoolUnavailable, MAX_READ_WORKERS } from '../../src/server/db/sqlite/read-pool.ts';
 
 const totalOf = (headers: Headers) => Number(headers.get('content-range')?.split('/')[1]);
 /** A query that keeps a worker busy for a while (counting to three million). */

@@ -9,7 +9,7 @@ import { connect as connectSocket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type Kysely } from 'kysely';
 import { connect, dropSchema, type Database } from '../../src/server/db/connect.ts';
-import { batchesRecords, parseBatchRecords, recordBatchStats, recordInTurn } from '../../src/server/db/record-batches.ts';
+import { batchesRecords, parseBatchRecords, recordBatchStats, recordInTurn } from '../../src/server/db/postgres/record-batches.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { API_BASE } from '../../src/manifest/index.ts';
 

@@ -5,8 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { registry } from '../../resources/index.ts';
 import { newId } from '../../src/server/db/id.ts';
-import { removeRecord } from '../../src/server/db/writes.ts';
-import { afterRemove } from '../../src/server/routes/handlers.ts';
+import { removeRecord } from '../../src/server/records/writes.ts';
 import { engines, startTestServer, type TestServer } from '../support/server.ts';
 
 const unique = (prefix: string) => `${prefix} ${newId().slice(-10)}`;
@@ -67,11 +66,11 @@ describe.each(engines)('recycle bin API (%s)', (engine) => {
 
   it('purges a recycled record for good, running its resource’s afterRemove hook only then', async () => {
     const removed: unknown[] = [];
-    afterRemove.topCategories = async (row) => {
-      removed.push(row);
-    };
+    // The manifest's hooks, for this test: the records service reads them from the resource at each write.
+    const topCategories = registry.resource('topCategories');
+    topCategories.hooks = { afterRemove: ({ record }) => void removed.push(record) };
     onTestFinished(() => {
-      delete afterRemove.topCategories;
+      delete topCategories.hooks;
     });
     const name = unique('Purged');
     const made = await topCategory(name);

@@ -23,7 +23,7 @@ import { newId } from '../../src/server/db/id.ts';
 import { migrate } from '../../src/server/db/migrate.ts';
 import { embed, findBy, list, listJson, listQueries, toRecord, type Row } from '../../src/server/db/repository.ts';
 import { JSON_COLUMN, recordJsonOf } from '../../src/server/db/json-records.ts';
-import { findReachableJson, type Reach } from '../../src/server/db/ownership.ts';
+import { findReachableJson, type Reach } from '../../src/server/records/ownership.ts';
 import type { ListQuery } from '../../src/server/db/list-query.ts';
 import { searchFieldsOf } from '../../src/server/db/search.ts';
 import { columnName, columnsOf } from '../../src/server/db/tables.ts';

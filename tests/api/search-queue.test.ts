@@ -17,8 +17,8 @@ import { listOptions } from '../../src/manifest/index.ts';
 import { connect, type Database } from '../../src/server/db/connect.ts';
 import { migrate } from '../../src/server/db/migrate.ts';
 import { newId } from '../../src/server/db/id.ts';
-import { ftsPhrase, searchTableOf } from '../../src/server/db/search.ts';
-import { SEARCH_PENDING } from '../../src/server/db/search-pending.ts';
+import { ftsPhrase } from '../../src/server/db/search.ts';
+import { SEARCH_PENDING, searchTableOf } from '../../src/server/db/sqlite/search-pending.ts';
 import { prng } from '../../src/domain/sample.ts';
 
 const r = registry.resource('accountReplacements');

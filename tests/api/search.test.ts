@@ -14,7 +14,7 @@ import { connect, dropSchema, type Database } from '../../src/server/db/connect.
 import { migrate } from '../../src/server/db/migrate.ts';
 import { listQueries } from '../../src/server/db/repository.ts';
 import type { ListQuery } from '../../src/server/db/list-query.ts';
-import { searchTableOf } from '../../src/server/db/search.ts';
+import { searchTableOf } from '../../src/server/db/sqlite/search-pending.ts';
 import { newId } from '../../src/server/db/id.ts';
 import { prng } from '../../src/domain/sample.ts';
 import { engines, startTestServer, type TestServer } from '../support/server.ts';

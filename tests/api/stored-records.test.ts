@@ -11,10 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { registry } from '../../resources/index.ts';
 import { migrate } from '../../src/server/db/migrate.ts';
-import { storedRecordsOf } from '../../src/server/db/stored-records.ts';
+import { storedRecordsOf } from '../../src/server/db/sql-names.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { expectAddedColumnKept, expectEveryTableKept, expectWritesKeptAndAnswered, keptOutOfStep, recordsOf, walkedSearchPage } from '../support/kept-records.ts';
-import type { Database } from '../../src/server/db/connect.ts';
+import type { Database } from '../../src/server/db/types.ts';
 
 const TABLE = 'topCategories';
 

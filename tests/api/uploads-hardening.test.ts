@@ -1,7 +1,7 @@
 /**
  * Uploads under attack (issue 8 §1 and §3), on every engine: a malformed multipart body is a 400, not
  * a 500; users who are not admins have a storage quota (413) and a rate (429 with `Retry-After`) that
- * hold under truly parallel bursts (DESIGN.md: `Promise.all`, not a loop); PDFs are always downloaded,
+ * hold under truly parallel bursts (docs/architecture.md: `Promise.all`, not a loop); PDFs are always downloaded,
  * never shown inline; and nothing is read, or deleted, through a symbolic link in the uploads folder.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';

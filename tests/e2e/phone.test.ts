@@ -2,7 +2,7 @@
  * Phones (issue 9 §5): at 390×844 with touch, in light and dark, every list the admin sees (read from
  * the registry, so a new resource is covered) fits the screen: the page is never wider than the device
  * (compared with the device's width, not `innerWidth`, which mobile emulation widens to fit overflowing
- * content: DESIGN.md "Testing as a person would"), the toolbar's buttons and the app bar's icons are on
+ * content: docs/architecture.md "Testing as a person would"), the toolbar's buttons and the app bar's icons are on
  * screen, a list shows cards (a reorderable one keeps its table, scrolled in its own box) whose row
  * actions can be reached, and a dialog opened on it fills the screen without widening the page.
  */

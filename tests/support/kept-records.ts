@@ -11,8 +11,8 @@ import { registry } from '../../resources/index.ts';
 import { JSON_COLUMN, recordColumns, recordJsonExpression, recordJsonOf } from '../../src/server/db/json-records.ts';
 import { listQueries } from '../../src/server/db/repository.ts';
 import { parseListQuery } from '../../src/server/db/list-query.ts';
-import { storedRecordsOf } from '../../src/server/db/stored-records.ts';
-import type { Engine } from '../../src/server/db/connect.ts';
+import { storedRecordsOf } from '../../src/server/db/sql-names.ts';
+import type { Engine } from '../../src/server/db/types.ts';
 import type { TestServer } from './server.ts';
 
 /** A table's rows and kept records counted, and the ids of rows whose kept record is missing or differs from the record written now. */

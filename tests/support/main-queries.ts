@@ -5,7 +5,7 @@
  * watching.
  */
 import type { CompiledQuery, Kysely } from 'kysely';
-import { GroupCommitDriver } from '../../src/server/db/group-commit.ts';
+import { GroupCommitDriver } from '../../src/server/db/sqlite/group-commit.ts';
 
 export function watchMainQueries(db: Kysely<any>, see: (sql: string, rows: unknown[]) => void): () => void {
   const watched = db as unknown as { executeQuery: (q: CompiledQuery) => Promise<{ rows: unknown[] }> };

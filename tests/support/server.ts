@@ -7,12 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { registry } from '../../resources/index.ts';
+import { registry as allResources } from '../../resources/index.ts';
 import { buildApp, type AppOptions } from '../../src/server/app.ts';
 import { connect, dropSchema, type Database, type Engine } from '../../src/server/db/connect.ts';
 import { migrate } from '../../src/server/db/migrate.ts';
 import { DEMO_PASSWORD, demoEmail, seedIfEmpty } from '../../src/server/seed/index.ts';
-import { urlOf, type Role } from '../../src/manifest/index.ts';
+import { urlOf, type Registry, type Role } from '../../src/manifest/index.ts';
 
 /** The engines this machine can test: SQLite always, PostgreSQL when DATABASE_URL is set. */
 export const engines: Engine[] = process.env.DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
@@ -37,8 +37,10 @@ export interface TestServer {
 
 /** `app`: further `buildApp` options (e.g. `trustProxy`, `allowedOrigins`). */
 export async function startTestServer(
-  options: { engine?: Engine; catalogue?: boolean; clientDir?: string; app?: Partial<Omit<AppOptions, 'database' | 'registry'>> } = {},
+  options: { engine?: Engine; catalogue?: boolean; clientDir?: string; registry?: Registry; app?: Partial<Omit<AppOptions, 'database' | 'registry'>> } = {},
 ): Promise<TestServer> {
+  // A test's own resources (a fixture declared with the DSL) are served with the real ones.
+  const registry = options.registry ?? allResources;
   const engine = options.engine ?? 'sqlite';
   const dir = mkdtempSync(join(tmpdir(), 'marketplace-test-'));
   const schema = `test_${randomBytes(6).toString('hex')}`;
@@ -50,7 +52,12 @@ export async function startTestServer(
   await seedIfEmpty(database.db, registry, { catalogue: options.catalogue ?? false });
   // With REDIS_URL, each test server is a cluster of its own: test files running side by side on one
   // Redis must not hear each other's writes and notifications.
-  const app = await buildApp({ database, registry, clientDir: options.clientDir, uploadsDir: join(dir, 'uploads'), redisPrefix: `test_${schema}`, ...options.app });
+  // Wrong passwords are spaced out by tenths of a second, not a server's seconds (a test may override it).
+  const signIn = { delayMs: 10, maxDelayMs: 100 };
+  // Tests fire hundreds of requests at once from one address (bursts of creates, the fuzz): the per-address
+  // cap, a defence against one client hoarding sockets, is tested on its own (slow-clients.test.ts).
+  const connections = { maxConnectionsPerAddress: 0 };
+  const app = await buildApp({ database, registry, clientDir: options.clientDir, uploadsDir: join(dir, 'uploads'), redisPrefix: `test_${schema}`, signIn, connections, ...options.app });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const cookies = new Map<Role, string>();
 

@@ -256,7 +256,7 @@ describe('list.rowDialogs is checked when the manifests load', () => {
     name: 'others',
     dialogs: {
       createOther: declare.create({ pick: ['name'], call: 'POST /others', success: 'ok', failure: 'no' }),
-      renameOther: declare.action({ pick: ['name'], call: 'PATCH /others/rename/{id}', handler: 'h', success: 'ok', failure: 'no' }),
+      renameOther: declare.action({ pick: ['name'], call: 'PATCH /others/rename/{id}', handler: 'replaceAgent', success: 'ok', failure: 'no' }),
       otherDetails: declare.details({ show: ['name'] }),
       otherLogin: declare.details({ show: ['name'], view: 'loginDetails' }),
     },

@@ -1,14 +1,15 @@
 /**
- * The bench's results file and README tables (scripts/bench/report.ts): each run is kept under its
- * label beside the others, a file of the older one-run shape is carried over, cold runs are judged by
- * this issue's cold goals and warm runs by the warm ones.
+ * The bench's results file and its tables in docs/performance.md (scripts/bench/report.ts): each run is
+ * kept under its label beside the others, a file of the older one-run shape is carried over, cold runs
+ * are judged by this issue's cold goals and warm runs by the warm ones, and a run's table replaces its
+ * label's block in the notebook (the README holds none).
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cpuCell, markdown, row, runLabel, writeResults, type ResourceResult, type Results } from '../../scripts/bench/report.ts';
+import { BENCH_TABLES, cpuCell, markdown, row, runLabel, updateBenchTables, writeResults, type ResourceResult, type Results } from '../../scripts/bench/report.ts';
 import { lowerOf, type Figures } from '../../scripts/bench/measure.ts';
 import { startCpu } from '../../scripts/bench/cpu.ts';
 
@@ -108,6 +109,36 @@ describe('bench results', () => {
     expect(markdown(results)).toMatch(/\| 0\.29× \| 170\+95 db \/ 47 \| 0\.0–0\.0 \|/);
     // Measured nowhere (not Linux, or a results file from before): a dash, not a zero.
     expect(cpuCell(row('sorted', 50, { ours: measured(1000), ceiling: measured(10_000) }, 10, true))).toBe('—');
+  });
+
+  it('puts a run’s table in its label’s block, in place, and a new label’s block after the last one', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'bench-tables-')), 'performance.md');
+    const before = '# Notes\n\n<!-- bench: sqlite cold 50000 -->\nold table\n<!-- /bench: sqlite cold 50000 -->\n\nThe block above was slow.\n';
+    writeFileSync(file, before);
+    const sqlite = run('sqlite', true, 50_000, [resource('products')]);
+    updateBenchTables(file, sqlite);
+    const replaced = readFileSync(file, 'utf8');
+    expect(replaced).toBe(before.replace('old table', markdown(sqlite)));
+    const postgres = run('postgres', true, 50_000, [resource('products')]);
+    updateBenchTables(file, postgres);
+    expect(readFileSync(file, 'utf8')).toBe(
+      replaced.replace('<!-- /bench: sqlite cold 50000 -->', `$&\n\n<!-- bench: postgres cold 50000 -->\n${markdown(postgres)}\n<!-- /bench: postgres cold 50000 -->`),
+    );
+    writeFileSync(file, '# No tables yet\n');
+    expect(() => updateBenchTables(file, sqlite)).toThrow(/no bench block/);
+  });
+
+  it('keeps its tables in docs/performance.md, a block for every run results.json keeps, and none in the README', () => {
+    const root = join(import.meta.dirname, '../..');
+    expect(BENCH_TABLES).toBe(join(root, 'docs/performance.md'));
+    const notebook = readFileSync(BENCH_TABLES, 'utf8');
+    const kept = JSON.parse(readFileSync(join(root, 'scripts/bench/results.json'), 'utf8')) as { runs: Record<string, Results> };
+    for (const label of Object.keys(kept.runs)) {
+      const open = notebook.indexOf(`<!-- bench: ${label} -->`);
+      expect(open, label).toBeGreaterThanOrEqual(0);
+      expect(notebook.indexOf(`<!-- /bench: ${label} -->`), label).toBeGreaterThan(open);
+    }
+    expect(readFileSync(join(root, 'README.md'), 'utf8')).not.toMatch(/<!-- \/?bench: /);
   });
 
   it.skipIf(!existsSync('/proc/self/stat'))('counts the CPU a watched process spends, per request', async () => {

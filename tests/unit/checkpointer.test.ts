@@ -1,15 +1,15 @@
 /**
- * The WAL is copied into the database by the checkpointing worker (src/server/db/checkpointer.ts), not by
+ * The WAL is copied into the database by the checkpointing worker (src/server/db/sqlite/checkpointer.ts), not by
  * the commits: under a steady stream of writes that stays under the main connection's own checkpoint
  * (64 MiB), the database file fills as the writes go on.
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readlinkSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { connect } from '../../src/server/db/connect.ts';
-import { FALLBACK_CHECKPOINT_PAGES } from '../../src/server/db/checkpointer.ts';
+import { FALLBACK_CHECKPOINT_PAGES } from '../../src/server/db/sqlite/checkpointer.ts';
 
 const MiB = 1024 * 1024;
 
@@ -39,13 +39,29 @@ describe('the checkpointing worker', () => {
     }
   });
 
-  it('is stopped by close, after which the database holds every write', async () => {
+  // Linux lists a process's open files under /proc/self/fd, the worker thread's among them.
+  it.skipIf(!existsSync('/proc/self/fd'))('is stopped by close, after which the database holds every write', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'checkpointer-'));
     const file = join(dir, 'db.sqlite');
-    const database = await connect({ file });
+    // The connections of this process that have the database file open.
+    const openOn = (path: string) =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`) === path;
+        } catch {
+          return false; // closed meanwhile (readdir's own descriptor)
+        }
+      }).length;
+    // No read pool: its connections would be counted too.
+    const database = await connect({ file, readWorkers: 0 });
+    const path = realpathSync(file);
     await sql`create table t (id integer primary key)`.execute(database.db);
     await database.db.insertInto('t').values({ id: 1 }).execute();
+    // The main connection and the worker's.
+    expect(openOn(path)).toBe(2);
     await database.close();
+    // A worker left running would still hold its connection, and go on checkpointing.
+    expect(openOn(path)).toBe(0);
     const again = await connect({ file });
     try {
       expect(await again.db.selectFrom('t').selectAll().execute()).toEqual([{ id: 1 }]);

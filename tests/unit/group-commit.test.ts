@@ -1,5 +1,5 @@
 /**
- * Group commit (src/server/db/group-commit.ts) on a real SQLite file, watched from a second connection
+ * Group commit (src/server/db/sqlite/group-commit.ts) on a real SQLite file, watched from a second connection
  * as another process would see it: write transactions that come together share a commit, none returns
  * before its commit, a failed write leaves the others, a failed commit keeps none of its group, and a
  * read never sees a write not yet committed. Reads of one turn share a read transaction, which never
@@ -11,8 +11,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { attachTurnReads, GroupCommitSqliteDialect, readInTurn } from '../../src/server/db/group-commit.ts';
-import { withStatementCache } from '../../src/server/db/sqlite-statements.ts';
+import { attachTurnReads, GroupCommitSqliteDialect, readInTurn } from '../../src/server/db/sqlite/group-commit.ts';
+import { withStatementCache } from '../../src/server/db/sqlite/sqlite-statements.ts';
 import { newId } from '../../src/server/db/id.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];

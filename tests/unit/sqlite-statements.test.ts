@@ -4,7 +4,7 @@
  */
 import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { withStatementCache } from '../../src/server/db/sqlite-statements.ts';
+import { withStatementCache } from '../../src/server/db/sqlite/sqlite-statements.ts';
 
 function database() {
   const sqlite = new SQLite(':memory:');

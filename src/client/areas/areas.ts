@@ -5,6 +5,7 @@
  */
 import { ROLES, type ResourceDef, type Role } from '../../manifest/index.ts';
 import { allows, dialogAccess, listAccess } from '../generate/access.ts';
+import { mayCall, mayList } from '../generate/access.ts';
 
 /** The roles with an area of their own. */
 export const AREA_ROLES = ROLES.filter((r): r is Exclude<Role, 'admin'> => r !== 'admin');
@@ -36,10 +37,10 @@ export function homeOf(role: unknown): string {
  */
 export function mayUse(r: ResourceDef, role: unknown): boolean {
   const read = listAccess(r);
-  if (!allows(read, role)) return false;
+  if (!mayList(r, role)) return false;
   if (read !== 'signedIn' || role === 'admin') return true;
-  const forms = Object.values(r.dialogs).some((d) => d.kind !== 'details' && allows(dialogAccess(r, d), role));
-  const rowOperations = Object.values(r.operations).some((op) => op.row && allows(op.access ?? r.access.write, role));
+  const forms = Object.values(r.dialogs).some((d) => d.kind !== 'details' && mayCall(role, r, { dialog: d }));
+  const rowOperations = Object.values(r.operations).some((op) => op.row && mayCall(role, r, { operation: op }));
   return forms || rowOperations;
 }
 

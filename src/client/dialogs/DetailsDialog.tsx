@@ -12,6 +12,8 @@ import { fieldDisplay } from '../generate/columns.tsx';
 import type { DialogBodyProps, DialogData } from './context.ts';
 import { CloseActions } from './DialogButtons.tsx';
 import { DialogLoading } from './DialogLoading.tsx';
+import { TransitionButtons } from '../generate/transitions.tsx';
+import { ItemsTable } from './items-table.tsx';
 
 /** `id` is implicit in manifests, so it has no declaration to show it by; this stands in. */
 const ID_FIELD: FieldDef = { name: 'id', kind: 'text', storage: 'text', label: 'Id' };
@@ -28,7 +30,7 @@ const VIEWS: Record<DetailsView, LazyExoticComponent<ComponentType<DetailsViewPr
   loginDetails: lazy(() => import('./views/LoginDetailsView.tsx').then((m) => ({ default: m.LoginDetailsView }))),
 };
 
-function FieldList({ resource, dialog, onClose }: Pick<DialogBodyProps<DetailsDialog>, 'resource' | 'dialog' | 'onClose'>) {
+function FieldList({ resource, dialog, record, onClose }: Pick<DialogBodyProps<DetailsDialog>, 'resource' | 'dialog' | 'onClose'> & { record: DialogData }) {
   const { permissions } = usePermissions();
   // No reference to records the role may not read: it would only fetch a refusal (an owner's account).
   const shown = dialog.show
@@ -39,7 +41,7 @@ function FieldList({ resource, dialog, onClose }: Pick<DialogBodyProps<DetailsDi
       <DialogContent>
         <Stack spacing={1.5}>
           {shown.map((f) => {
-            const display = fieldDisplay(resource, f);
+            const display = f.kind === 'items' ? <ItemsTable field={f} /> : fieldDisplay(resource, f);
             return (
               display && (
                 <Labeled key={f.name} label={labelOf(f)}>
@@ -50,7 +52,10 @@ function FieldList({ resource, dialog, onClose }: Pick<DialogBodyProps<DetailsDi
           })}
         </Stack>
       </DialogContent>
-      <CloseActions onClose={onClose} />
+      <CloseActions onClose={onClose}>
+        {/* The next steps the record's state allows the role; one made closes the details (the list refreshes). */}
+        <TransitionButtons resource={resource} record={record} onDone={onClose} />
+      </CloseActions>
     </>
   );
 }
@@ -66,7 +71,7 @@ export function DetailsDialogBody({ resource, dialog, data, onClose }: DialogBod
             <View record={record} onClose={onClose} />
           </Suspense>
         ) : (
-          <FieldList resource={resource} dialog={dialog} onClose={onClose} />
+          <FieldList resource={resource} dialog={dialog} record={record} onClose={onClose} />
         )}
       </RecordContextProvider>
     </ResourceContextProvider>

@@ -50,20 +50,31 @@ const widgets: RegistryWidgetsType = {
 };
 const fields: RegistryFieldsType = { [CUSTOM.referenceOption]: ReferenceOptionField };
 
-/** The server's `{ field: [messages] }` as RJSF's error schema, shown under each field. */
+/**
+ * The server's `{ field: [messages] }` as RJSF's error schema, shown under each field; an item's field
+ * (`lines.0.quantity`) under that field of that item.
+ */
 function toErrorSchema(byField: Record<string, string[]> | undefined): ErrorSchema<Data> | undefined {
   if (!byField) return undefined;
   const out: Record<string, unknown> = {};
   for (const [key, list] of Object.entries(byField)) {
-    if (key === '_') out.__errors = list;
-    else out[key] = { __errors: list };
+    if (key === '_') {
+      out.__errors = list;
+      continue;
+    }
+    // A plain key is one field even with a dot in it; only `<field>.<index>.…` is a path into a list.
+    const path = /^[^.]+\.\d+(\.|$)/.test(key) ? key.split('.') : [key];
+    let node = out;
+    for (const part of path) node = (node[part] ??= {}) as Record<string, unknown>;
+    node.__errors = list;
   }
   return out as ErrorSchema<Data>;
 }
 
 /** An empty value: what an untouched input holds, however RJSF spells it ('', undefined, null, {}). */
-const isEmpty = (v: unknown) =>
-  v === undefined || v === null || v === '' || (typeof v === 'object' && !Array.isArray(v) && Object.values(v as object).every(isEmpty));
+// A list of empty items (the blank line an `items` field with `min` starts with) is empty too.
+const isEmpty = (v: unknown): boolean =>
+  v === undefined || v === null || v === '' || (typeof v === 'object' && Object.values(v as object).every(isEmpty));
 
 /** Whether the user changed the form: a value differs from the opening one, empty spellings aside. */
 function hasChanges(initial: Data, current: Data): boolean {

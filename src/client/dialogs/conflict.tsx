@@ -1,5 +1,5 @@
 /**
- * Two admins editing one record (DESIGN.md: "an update with a stale If-Match gets 412"). An update
+ * Two admins editing one record (docs/architecture.md: "an update with a stale If-Match gets 412"). An update
  * dialog sends the version it was opened with; when the server answers 412 with the record as it is
  * now, this panel shows their values beside the user's and lets the user take theirs or keep theirs.
  */

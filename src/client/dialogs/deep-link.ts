@@ -4,6 +4,7 @@
  * arriving at such a URL opens the dialog, with the record read through the data provider.
  */
 import { useCallback, useEffect, useRef } from 'react';
+import { mayCall } from '../generate/access.ts';
 // react-admin's own router hooks (router-agnostic), not react-router's: one router context, one copy.
 import { useDataProvider, useLocation, useNavigate, usePermissions } from 'react-admin';
 import { dialogAccess, allows, type Registry } from '../../manifest/index.ts';
@@ -91,7 +92,7 @@ export function useDialogAddress({ registry, show, toast }: Options) {
       show(type); // the host says the type is unknown
       return;
     }
-    if (!allows(dialogAccess(found.resource, found.dialog), permissions)) {
+    if (!mayCall(permissions, found.resource, { dialog: found.dialog })) {
       toast({ title: 'Access denied', description: 'Your role may not open this dialog.', severity: 'warning' });
       setAddress(undefined);
       return;

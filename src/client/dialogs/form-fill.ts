@@ -4,7 +4,6 @@
  */
 import type { FieldDef } from '../../manifest/index.ts';
 import { slugify } from '../../domain/slug.ts';
-import { computations } from '../../domain/computed.ts';
 
 type Data = Record<string, unknown>;
 
@@ -69,7 +68,7 @@ export function applyFill(targets: readonly FillTarget[], prev: Data, next: Data
 export function applyComputed(fields: readonly FieldDef[], prev: Data, next: Data): Data {
   let out = next;
   for (const f of fields) {
-    const compute = f.computed && computations[f.computed.by];
+    const compute = f.computed?.by;
     if (!compute || !f.computed!.from.some((from) => textOf(prev[from]) !== textOf(next[from]))) continue;
     const value = compute(out);
     if (out[f.name] !== value) out = { ...out, [f.name]: value };

@@ -34,6 +34,17 @@ function optionValue(value: unknown): Data | undefined {
   return { label: '', value: String(value) };
 }
 
+/**
+ * An `items` field's list as the form holds it: each item's sub-fields that hold a value (an absent one,
+ * answered null, is left out: the sub-field's rule then judges it as not given, as the server would).
+ */
+function itemsValue(value: unknown): Data[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  return value.map((item) =>
+    Object.fromEntries(Object.entries((item ?? {}) as Data).filter(([, v]) => v !== null && v !== undefined)),
+  );
+}
+
 export function initialFormData(
   resource: ResourceDef,
   dialog: DialogDef,
@@ -46,6 +57,11 @@ export function initialFormData(
     if ('pick' in dialog && dialog.wire?.[f.name] === 'option') {
       const option = optionValue(data?.[f.name] ?? f.default);
       if (option) out[f.name] = option;
+      continue;
+    }
+    if (f.kind === 'items') {
+      const items = itemsValue(data?.[f.name] ?? f.default);
+      if (items) out[f.name] = items;
       continue;
     }
     const isString = props[f.name]?.type === 'string';

@@ -5,7 +5,7 @@
 import { messages, labelOf, type FieldDef } from '../../manifest/index.ts';
 import type { Toast } from '../shell/toast.tsx';
 
-/** The server's 400 shape (DESIGN.md): `{ message, errors: { field: [messages] } }`. */
+/** The server's 400 shape (docs/architecture.md): `{ message, errors: { field: [messages] } }`. */
 export interface ServerAnswer {
   message?: unknown;
   errors?: Record<string, unknown>;

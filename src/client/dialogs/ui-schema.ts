@@ -40,14 +40,16 @@ const WIDGETS: Partial<Record<FieldKind, string>> = {
   reference: CUSTOM.reference,
 };
 
-function fieldUi(f: FieldDef, dialog: DialogDef, schemaType: unknown, first: boolean): Record<string, unknown> {
+type PropSchema = { type?: unknown; items?: { properties?: Record<string, PropSchema> } } | undefined;
+
+function fieldUi(f: FieldDef, dialog: DialogDef, schema: PropSchema, first: boolean): Record<string, unknown> {
   const ui: Record<string, unknown> = {};
   const options: Record<string, unknown> = {};
   const widget = WIDGETS[f.kind];
   if (widget) ui['ui:widget'] = widget;
   // Without it RJSF turns an emptied input into `undefined`, and the key vanishes: the rule would then
   // answer "expected string" instead of the spec's "… is required!".
-  if (schemaType === 'string') ui['ui:emptyValue'] = '';
+  if (schema?.type === 'string') ui['ui:emptyValue'] = '';
   if (f.readOnly) ui['ui:disabled'] = true;
   if (first && !f.readOnly) ui['ui:autofocus'] = true;
   if (f.kind === 'reference') {
@@ -70,16 +72,29 @@ function fieldUi(f: FieldDef, dialog: DialogDef, schemaType: unknown, first: boo
     Object.assign(options, { drawn: f.drawn, upload: f.upload } satisfies DrawnWidgetOptions);
   }
   if (f.kind === 'password') options.autoComplete = 'new-password';
+  if (f.kind === 'items') Object.assign(ui, itemsUi(f, dialog, schema));
   if (Object.keys(options).length) ui['ui:options'] = options;
   return ui;
 }
 
+/**
+ * An `items` field: RJSF's array field (add, remove, move up and down), each item's sub-fields drawn
+ * as fields are, in their declared order.
+ */
+function itemsUi(f: FieldDef, dialog: DialogDef, schema: PropSchema): Record<string, unknown> {
+  const item = schema?.items?.properties ?? {};
+  const subs = f.items!.fields;
+  const itemUi: Record<string, unknown> = { 'ui:order': [...subs.map((sub) => sub.name), '*'] };
+  for (const sub of subs) itemUi[sub.name] = fieldUi(sub, dialog, item[sub.name], false);
+  return { items: itemUi, 'ui:options': { orderable: true, addable: true, removable: true } };
+}
+
 export function buildUiSchema(resource: ResourceDef, dialog: DialogDef, jsonSchema: Record<string, unknown>): UiSchema {
-  const props = (jsonSchema.properties ?? {}) as Record<string, { type?: unknown }>;
+  const props = (jsonSchema.properties ?? {}) as Record<string, PropSchema>;
   const fields = pickedFields(resource, dialog);
   // A drawn field is not typed into: the focus goes to the first field the user fills.
   const firstEditable = fields.find((f) => !f.readOnly && !f.drawn);
   const ui: UiSchema = { 'ui:order': [...fields.map((f) => f.name), '*'] };
-  for (const f of fields) ui[f.name] = fieldUi(f, dialog, props[f.name]?.type, f === firstEditable);
+  for (const f of fields) ui[f.name] = fieldUi(f, dialog, props[f.name], f === firstEditable);
   return ui;
 }

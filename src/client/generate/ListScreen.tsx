@@ -6,18 +6,33 @@
  * record and row operations (each in a file of its own beside this one). And what react-admin users
  * expect of a list: a click on a row opens its record, bulk delete over selected rows where a delete
  * dialog exists, Export to CSV, a column chooser and saved queries; on a phone, cards instead of a
- * table (each in a file of its own too).
+ * table (each in a file of its own too). A table fits its screen: columns that do not fit are left
+ * out (still in the column chooser), the row actions stay in sight in a sticky last column, and long
+ * text is cut to a line (fit-columns.ts, cell-text.ts). The keyboard reaches each row that opens a
+ * record (Enter opens it), and the bulk toolbar, folded away, takes no focus.
  */
-import { useMemo, type ReactElement } from 'react';
+import { mayCall } from './access.ts';
+import { useMemo, type KeyboardEvent, type ReactElement } from 'react';
 import { Box, Typography, useMediaQuery, type Theme } from '@mui/material';
+import type { SystemStyleObject } from '@mui/system';
 import AddIcon from '@mui/icons-material/Add';
-import { BulkActionsToolbar, Button, Datagrid, FilterButton, List, TopToolbar, usePermissions } from 'react-admin';
+import {
+  BulkActionsToolbar,
+  BulkActionsToolbarClasses,
+  Button,
+  Datagrid,
+  DatagridBody,
+  DatagridRow,
+  List,
+  TopToolbar,
+  usePermissions,
+} from 'react-admin';
 import { labelOf, type RemoveDialog, type ResourceDef } from '../../manifest/index.ts';
 import { useOpenDialog } from '../dialogs/context.ts';
 import { UploadButton } from '../widgets/UploadButton.tsx';
 import { allows } from './access.ts';
 import { listDialogs, type Offered } from './list-dialogs.ts';
-import { listColumns } from './columns.tsx';
+import { fieldWeight, listColumns } from './columns.tsx';
 import { DefaultMark, MakeDefaultButton, mayChangeDefault } from './default-record.tsx';
 import { listFilters } from './filters.tsx';
 import { ListFailure } from './list-failure.tsx';
@@ -36,6 +51,9 @@ import { ExportButton } from './export.tsx';
 import { useRowClick } from './row-click.ts';
 import { SavedQueriesButton } from './saved-queries.tsx';
 import { SelectRowField } from './selection.tsx';
+import { MoreFiltersButton } from './more-filters.tsx';
+import { useFitColumns } from './fit-columns.ts';
+import { cellTextSx, showCutText } from './cell-text.ts';
 
 /** Spec's page size; the server answers `Content-Range: … 0-24/…` for the first page. */
 const PER_PAGE = 25;
@@ -61,18 +79,19 @@ interface ToolbarProps {
   resource: ResourceDef;
   creates: Offered[];
   canWrite: boolean;
+  /** The filters behind the Filters button. */
+  moreFilters: ReactElement[];
   /** The column chooser's columns (none: no chooser, as on a phone's cards). */
   columns?: Column[];
   hidden?: string[];
-  onToggleColumn?: (key: string) => void;
+  onToggleColumn?: (key: string, shown: boolean) => void;
 }
 
-function Toolbar({ resource, creates, canWrite, columns, hidden = [], onToggleColumn }: ToolbarProps) {
+function Toolbar({ resource, creates, canWrite, moreFilters, columns, hidden = [], onToggleColumn }: ToolbarProps) {
   const upload = resource.list?.upload;
   return (
     <TopToolbar>
-      {/* The filters not always shown (the date ranges: 'Created from', …); saved queries have their own button. */}
-      <FilterButton disableSaveQuery />
+      <MoreFiltersButton filters={moreFilters} />
       <SavedQueriesButton />
       {columns && onToggleColumn && <ColumnsButton columns={columns} hidden={hidden} onToggle={onToggleColumn} />}
       <ExportButton resource={resource} />
@@ -115,22 +134,66 @@ function columnsOf(resource: ResourceDef, role: unknown): ReactElement[] {
   return columns;
 }
 
+/** Enter on a focused row opens it, as a click does (the row's own handler: row-click.ts). */
+function openFocusedRow(e: KeyboardEvent) {
+  const row = e.target;
+  if (e.key !== 'Enter' || !(row instanceof HTMLTableRowElement) || !row.closest('tbody')) return;
+  e.preventDefault();
+  row.click();
+}
+
+/**
+ * The table's looks: the row actions (its last column) stay in sight at the right edge when the table
+ * is wider than its box, on the card's own background; a focused row shows a ring; long text is cut;
+ * on a phone, cells are closer together.
+ */
+function tableSx(stickyActions: boolean, narrow: boolean) {
+  return (theme: Theme): SystemStyleObject<Theme> => ({
+    ...(narrow && { '& .MuiTableCell-root': { px: 1 } }),
+    '& tbody tr:focus-visible': { outline: `2px solid ${theme.palette.primary.main}`, outlineOffset: '-2px' },
+    ...cellTextSx,
+    ...(stickyActions && {
+      '& td:last-of-type, & th:last-of-type': {
+        position: 'sticky',
+        right: 0,
+        zIndex: 1,
+        bgcolor: 'background.paper',
+        // A dark card's paper is lightened by an overlay (MUI's `--Paper-overlay`): the cell wears the same.
+        backgroundImage: 'var(--Paper-overlay)',
+      },
+      '& tbody tr:hover > td:last-of-type': {
+        backgroundImage: `linear-gradient(${theme.palette.action.hover}, ${theme.palette.action.hover}), var(--Paper-overlay, none)`,
+      },
+    }),
+  });
+}
+
 export function ListScreen({ resource }: { resource: ResourceDef }) {
   const { permissions } = usePermissions();
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const { creates, edit, more, remove, details } = useMemo(() => listDialogs(resource, permissions), [resource, permissions]);
-  const canWrite = allows(resource.access.write, permissions);
+  const canWrite = mayCall(permissions, resource, 'write');
   const operations = rowOperations(resource, permissions);
   const makeDefault = mayChangeDefault(resource, permissions);
   const history = offersHistory(resource, permissions);
   const { reorder, failure } = resource.list ?? {};
-  const { hidden, toggle } = useHiddenColumns(resource);
+  const { hidden, kept, toggle } = useHiddenColumns(resource);
+  const filters = useMemo(() => listFilters(resource, permissions, phone), [resource, permissions, phone]);
   // A click on a row (or a card's title) opens the record: its Edit dialog, else its details.
   const { rowClick, onClickCapture, openRecord } = useRowClick(edit ?? details, resource.name);
 
   const all = columnsOf(resource, permissions);
   const chooser = all.map(columnOf);
-  const columns = all.filter((c) => !hidden.includes(columnOf(c).key));
+  const chosen = all.filter((c) => !hidden.includes(columnOf(c).key));
+  // What may be left out to fit: any chosen column but the title and those the user ticked on; plain
+  // columns go before states and amounts (`fieldWeight`), each from the list's end.
+  const weightOf = (key: string) => fieldWeight(resource.fields.find((f) => f.name === key));
+  const { dropped, boxRef } = useFitColumns(
+    chosen
+      .map((c) => columnOf(c).key)
+      .filter((key) => key !== resource.title && !kept.includes(key))
+      .sort((a, b) => weightOf(a) - weightOf(b)),
+  );
   const hasActions = edit || more.length > 0 || remove || details || operations.length > 0 || makeDefault || history;
   const actions = hasActions && (
     <RowActions
@@ -152,11 +215,16 @@ export function ListScreen({ resource }: { resource: ResourceDef }) {
   );
   // Cards on a phone; a reorderable list keeps its table (its rows are what is dragged), scrolled sideways in its own box.
   const cards = phone && !reorder;
-  // Selection only where the role may delete, and only in the table.
-  const bulk = remove && !cards && (
-    <BulkActionsToolbar>
-      <BulkDeleteButton resource={resource} dialog={remove.dialog as RemoveDialog} />
-    </BulkActionsToolbar>
+  // A card shows what matters of every chosen column (card-list.tsx); a table what fits.
+  const columns = cards ? chosen : chosen.filter((c) => !dropped.includes(columnOf(c).key));
+  // Selection only where the role may delete, and only in a wide table (a phone's reorderable one has no room).
+  const bulk = remove && !phone && (
+    // Folded away (nothing selected) it is still there, moved out of sight: hidden, it takes no focus.
+    <Box sx={{ [`& .${BulkActionsToolbarClasses.collapsed}`]: { visibility: 'hidden' } }}>
+      <BulkActionsToolbar>
+        <BulkDeleteButton resource={resource} dialog={remove.dialog as RemoveDialog} />
+      </BulkActionsToolbar>
+    </Box>
   );
   const select = bulk ? [<SelectRowField key="select" label="Select" sortable={false} titleSource={resource.title} />] : [];
   const grid = {
@@ -165,19 +233,22 @@ export function ListScreen({ resource }: { resource: ResourceDef }) {
     // The bulk toolbar stands above the scroll box below (which would clip it), not in the table.
     bulkActionsToolbar: <></>,
     header: SortedHeader,
+    sx: tableSx(!!hasActions, phone),
   };
+  const focusableRows = !!openRecord;
 
   return (
     <List
       resource={resource.name}
       title={resource.plural}
-      filters={listFilters(resource, permissions)}
+      filters={filters.inline}
       actions={
         <Toolbar
           resource={resource}
           creates={creates}
           canWrite={canWrite}
-          {...(cards ? {} : { columns: chooser, hidden, onToggleColumn: toggle })}
+          moreFilters={filters.more}
+          {...(cards ? {} : { columns: chooser, hidden: [...hidden, ...dropped], onToggleColumn: toggle })}
         />
       }
       empty={<EmptyState resource={resource} creates={creates} canWrite={canWrite} />}
@@ -195,15 +266,21 @@ export function ListScreen({ resource }: { resource: ResourceDef }) {
           {bulk}
           {/* Wider than the screen (a phone's reorderable table), the table scrolls in its own box: taking no
               width of its own (`width: 0`, then the whole width it is given), it never widens the page. */}
-          <Box onClickCapture={onClickCapture} sx={{ overflowX: 'auto', width: 0, minWidth: '100%' }}>
+          <Box
+            ref={boxRef}
+            onClickCapture={onClickCapture}
+            onKeyDown={openFocusedRow}
+            onPointerOver={showCutText}
+            sx={{ overflowX: 'auto', width: 0, minWidth: '100%' }}
+          >
             {reorder ? (
-              <ReorderDatagrid manifest={resource} reorder={reorder} {...grid}>
+              <ReorderDatagrid manifest={resource} reorder={reorder} focusableRows={focusableRows} {...grid}>
                 {select}
                 {columns}
                 {actions}
               </ReorderDatagrid>
             ) : (
-              <Datagrid {...grid}>
+              <Datagrid {...grid} body={<DatagridBody row={<DatagridRow tabIndex={focusableRows ? 0 : undefined} />} />}>
                 {select}
                 {columns}
                 {actions}

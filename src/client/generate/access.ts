@@ -1,15 +1,21 @@
 /** Who may see what, derived from the manifests' access declarations (spec §6). */
 import type { Access, DialogDef, DialogKind, ResourceDef } from '../../manifest/index.ts';
 
-import { allows, dialogAccess } from '../../manifest/index.ts';
+import { accessOf, allows, dialogAccess, mayCall } from '../../manifest/index.ts';
 import { registry } from '../../../resources/index.ts';
 
-export { allows, dialogAccess };
+export { allows, dialogAccess, mayCall };
 
-/** Who may see a resource's list screen. */
+/** Who may see a resource's list screen (`authorize`'s access for its `list` read). */
 export function listAccess(resource: ResourceDef): Access {
   const list = resource.reads.list;
-  return (list && list.access) ?? resource.access.read;
+  return list ? accessOf(resource, { read: list }) : accessOf(resource, 'read');
+}
+
+/** Whether `role` may see the resource's list screen: the same decision the server's guard makes. */
+export function mayList(resource: ResourceDef, role: unknown): boolean {
+  const list = resource.reads.list;
+  return mayCall(role, resource, list ? { read: list } : 'read');
 }
 
 /**
@@ -18,10 +24,10 @@ export function listAccess(resource: ResourceDef): Access {
  * account). An unknown role (`undefined`: permissions not loaded, no auth provider) is not judged.
  */
 export function readsReference(f: { kind: string; reference?: string }, role: unknown): boolean {
-  return role === undefined || f.kind !== 'reference' || allows(listAccess(registry.resource(f.reference!)), role);
+  return role === undefined || f.kind !== 'reference' || mayList(registry.resource(f.reference!), role);
 }
 
 /** The first dialog of `kind` the resource declares that `role` may open, as `[type, dialog]`. */
 export function dialogFor(resource: ResourceDef, kind: DialogKind, role: unknown): [string, DialogDef] | undefined {
-  return Object.entries(resource.dialogs).find(([, d]) => d.kind === kind && allows(dialogAccess(resource, d), role));
+  return Object.entries(resource.dialogs).find(([, d]) => d.kind === kind && mayCall(role, resource, { dialog: d }));
 }

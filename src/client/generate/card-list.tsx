@@ -1,14 +1,17 @@
 /**
  * A list on a phone: one card per record instead of a table, which would be wider than the screen.
  * Made from the same columns as the table: the title field is the card's heading (a button that opens
- * the record's dialog, as a row click does on a wide screen), an image field its thumbnail, the next
- * few columns a secondary line of "label value" pairs, and the row's actions stay below it.
+ * the record's dialog, as a row click does on a wide screen), an image field its thumbnail, a few
+ * columns a secondary line of "label value" pairs, and the row's actions stay below it. Those few are
+ * the ones that matter most on a card: amounts first (a product's prices), then states (its commission
+ * status: a select, a flag, a value with choices), then the others, each group in the list's order.
  */
 import type { ReactElement, ReactNode } from 'react';
 import { Box, ButtonBase, Card, LinearProgress, Typography } from '@mui/material';
 import { ListNoResults, RecordContextProvider, useListContext, type RaRecord } from 'react-admin';
 import type { ResourceDef } from '../../manifest/index.ts';
 import { columnOf } from './column-chooser.tsx';
+import { fieldWeight } from './columns.tsx';
 import { recordName } from './selection.tsx';
 
 /** How many columns besides the title and the image a card shows. */
@@ -26,10 +29,12 @@ interface Props {
 
 /** The columns a card shows, by role. */
 export function cardParts(resource: ResourceDef, columns: ReactElement[]) {
-  const kindOf = (key: string) => resource.fields.find((f) => f.name === key)?.kind;
+  const fieldOf = (c: ReactElement) => resource.fields.find((f) => f.name === columnOf(c).key);
   const title = columns.find((c) => columnOf(c).key === resource.title);
-  const image = columns.find((c) => kindOf(columnOf(c).key) === 'image');
-  const secondary = columns.filter((c) => c !== title && c !== image).slice(0, SECONDARY_COLUMNS);
+  const image = columns.find((c) => fieldOf(c)?.kind === 'image');
+  const rest = columns.filter((c) => c !== title && c !== image);
+  // A stable sort: within a weight, the list's order.
+  const secondary = [...rest].sort((a, b) => fieldWeight(fieldOf(a)) - fieldWeight(fieldOf(b))).slice(0, SECONDARY_COLUMNS);
   return { title, image, secondary };
 }
 

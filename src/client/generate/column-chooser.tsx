@@ -2,7 +2,8 @@
  * The column chooser: a Columns button whose popover ticks each of the list's columns on or off. The
  * choice is kept per resource in react-admin's store (the browser's localStorage), so a list opens as
  * it was left; until a choice is made, the columns `HIDDEN_BY_DEFAULT` (the timestamps) are hidden. At
- * least one column stays shown.
+ * least one column stays shown. A column the table left out to fit the screen (fit-columns.ts) is
+ * unticked too; ticking a column on asks for it whatever the width (it is kept, and others make room).
  */
 import { useId, useState, type ReactElement } from 'react';
 import { Box, Checkbox, FormControlLabel, FormGroup, Popover, Typography } from '@mui/material';
@@ -19,6 +20,8 @@ export interface Column {
 
 /** The store key of a resource's hidden columns. */
 export const hiddenColumnsKey = (resource: ResourceDef) => `preferences.${resource.name}.hiddenColumns`;
+/** The store key of the columns the user ticked on: never left out to fit the width. */
+export const keptColumnsKey = (resource: ResourceDef) => `preferences.${resource.name}.keptColumns`;
 
 /** What the chooser knows of a column element (its `key`, and the `label` its header shows). */
 export function columnOf(element: ReactElement): Column {
@@ -29,18 +32,31 @@ export function columnOf(element: ReactElement): Column {
 
 const HIDDEN_AT_FIRST = [...HIDDEN_BY_DEFAULT];
 
-/** The columns the user chose to hide (until a choice is made: those `HIDDEN_BY_DEFAULT`), and a toggle. */
+const NONE: string[] = [];
+const listOf = (value: unknown) => (Array.isArray(value) ? (value as string[]) : NONE);
+
+/**
+ * The columns the user chose to hide (until a choice is made: those `HIDDEN_BY_DEFAULT`), those they
+ * ticked on (`kept`), and a toggle: `shown` says whether the column is shown now (it may be left out to
+ * fit while not hidden).
+ */
 export function useHiddenColumns(resource: ResourceDef) {
-  const [hidden, setHidden] = useStore<string[]>(hiddenColumnsKey(resource), HIDDEN_AT_FIRST);
-  const list = Array.isArray(hidden) ? hidden : [];
-  const toggle = (key: string) => setHidden(list.includes(key) ? list.filter((k) => k !== key) : [...list, key]);
-  return { hidden: list, toggle };
+  const [hiddenStored, setHidden] = useStore<string[]>(hiddenColumnsKey(resource), HIDDEN_AT_FIRST);
+  const [keptStored, setKept] = useStore<string[]>(keptColumnsKey(resource), NONE);
+  const hidden = listOf(hiddenStored);
+  const kept = listOf(keptStored);
+  const toggle = (key: string, shown: boolean) => {
+    setHidden(shown ? [...hidden.filter((k) => k !== key), key] : hidden.filter((k) => k !== key));
+    setKept(shown ? kept.filter((k) => k !== key) : [...kept.filter((k) => k !== key), key]);
+  };
+  return { hidden, kept, toggle };
 }
 
 interface Props {
   columns: Column[];
+  /** The columns not shown: hidden, or left out to fit. */
   hidden: string[];
-  onToggle: (key: string) => void;
+  onToggle: (key: string, shown: boolean) => void;
 }
 
 export function ColumnsButton({ columns, hidden, onToggle }: Props) {
@@ -72,7 +88,7 @@ export function ColumnsButton({ columns, hidden, onToggle }: Props) {
                   key={c.key}
                   label={c.label}
                   // The last shown column stays: a list without columns shows nothing to choose from.
-                  control={<Checkbox size="small" checked={on} disabled={on && shown === 1} onChange={() => onToggle(c.key)} />}
+                  control={<Checkbox size="small" checked={on} disabled={on && shown === 1} onChange={() => onToggle(c.key, on)} />}
                 />
               );
             })}

@@ -24,6 +24,7 @@ import {
 } from './displays.tsx';
 import { ReferenceByField } from './reference-by.tsx';
 import { ReferenceLinkField } from './reference-link.tsx';
+import { CELL_TEXT } from './cell-text.ts';
 
 // DOMPurify comes with the first rich text shown, not with every list.
 const LazyHtmlField = lazy(() => import('./html.tsx'));
@@ -76,8 +77,19 @@ export function fieldDisplay(resource: ResourceDef, f: FieldDef, sortable = fals
       return <ReferenceLinkField key={f.name} {...common} target={parent} emptyText={emptyText} />;
     }
     default:
-      return <TextField key={f.name} {...common} emptyText={emptyText} />;
+      return <TextField key={f.name} {...common} emptyText={emptyText} className={CELL_TEXT} />;
   }
+}
+
+/**
+ * How much a column matters where not all fit (a phone's card, a narrow table): 0 an amount, 1 a state
+ * (a select, a flag, a value with choices), 2 anything else. The lower, the longer it is kept.
+ */
+export function fieldWeight(f: FieldDef | undefined): number {
+  if (!f) return 2;
+  if (f.display === 'money') return 0;
+  if (f.kind === 'select' || f.kind === 'boolean' || f.choices?.length) return 1;
+  return 2;
 }
 
 export interface ColumnOptions {

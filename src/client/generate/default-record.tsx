@@ -13,7 +13,7 @@ import type { ResourceDef } from '../../manifest/index.ts';
 import { failureToast, successToast } from '../dialogs/outcome.ts';
 import { send } from '../providers/http.ts';
 import { useToast } from '../shell/toast.tsx';
-import { allows } from './access.ts';
+import { allows, mayCall } from './access.ts';
 import { inSentence } from '../dialogs/titles.ts';
 
 /** The id the setting names (null when none), read while the role may read the resource. */
@@ -28,13 +28,13 @@ export function useDefaultRecordId(resource: ResourceDef) {
       const id = (json as { id?: unknown } | null)?.id;
       return typeof id === 'string' || typeof id === 'number' ? id : null;
     },
-    enabled: !!def && allows(resource.access.read, permissions),
+    enabled: !!def && mayCall(permissions, resource, 'read'),
   });
 }
 
 /** Whether `role` may name another default. */
 export const mayChangeDefault = (resource: ResourceDef, role: unknown) =>
-  !!resource.defaultRecord && allows(resource.defaultRecord.access ?? resource.access.write, role);
+  !!resource.defaultRecord && mayCall(role, resource, { defaultRecord: resource.defaultRecord, write: true });
 
 /** The list column that marks the default record. */
 export function DefaultMark({ resource }: { label: string; resource: ResourceDef }) {

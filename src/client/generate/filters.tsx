@@ -4,7 +4,9 @@
  * select for every enumerated value (a select's options, a field's `choices`, a flag: Yes/No, a
  * resource's name); a number box for other numbers; a date range ('Created from', 'Created until')
  * for dates; a text box only for text, which the server compares exactly and never refuses.
- * Search and exact filters are always shown; the date ranges are offered by the Filter button.
+ * The search and the first `INLINE_FILTERS` exact filters stand above the list; the others and the
+ * date ranges are behind its Filters button (more-filters.tsx), so a long list of filters never pushes
+ * the rows down (on a phone, only the search stands above the cards).
  */
 import type { ReactElement } from 'react';
 import {
@@ -23,6 +25,9 @@ import { readsReference } from './access.ts';
 import { dayBoundary, dayOf } from './formats.ts';
 
 const PARENTS_PER_PAGE = 50;
+
+/** How many exact filters stand beside the search on a wide screen. */
+export const INLINE_FILTERS = 2;
 
 function exactFilter(f: FieldDef): ReactElement {
   const label = labelOf(f);
@@ -73,12 +78,21 @@ function rangeFilters(f: FieldDef): ReactElement[] {
   ];
 }
 
-export function listFilters(resource: ResourceDef, role?: unknown): ReactElement[] {
-  const filters: ReactElement[] = [];
+export interface ListFilters {
+  /** Shown above the list: the search, then (on a wide screen) the first exact filters. */
+  inline: ReactElement[];
+  /** Behind the Filters button. */
+  more: ReactElement[];
+}
+
+export function listFilters(resource: ResourceDef, role?: unknown, phone = false): ListFilters {
   const offered = listOptions(resource, registry);
-  if (offered.search.length) filters.push(<SearchInput key="q" source="q" alwaysOn />);
+  const search = offered.search.length ? [<SearchInput key="q" source="q" alwaysOn />] : [];
   // No picker of records the role may not read (it would only fetch a refusal).
-  for (const f of resource.fields) if (offered.filters.includes(f.name) && readsReference(f, role)) filters.push(exactFilter(f));
-  for (const f of listFields(resource)) if (offered.ranges.includes(f.name)) filters.push(...rangeFilters(f));
-  return filters;
+  const exact = resource.fields.filter((f) => offered.filters.includes(f.name) && readsReference(f, role)).map(exactFilter);
+  const ranges = listFields(resource)
+    .filter((f) => offered.ranges.includes(f.name))
+    .flatMap(rangeFilters);
+  const shown = phone ? 0 : INLINE_FILTERS;
+  return { inline: [...search, ...exact.slice(0, shown)], more: [...exact.slice(shown), ...ranges] };
 }

@@ -2,7 +2,8 @@
  * The list's header row: react-admin's DatagridHeader, with each sortable column's state exposed to
  * assistive technology (`aria-sort` on the header cell, which react-admin leaves out: a screen reader
  * could not tell which column a list is sorted by). The header cells themselves are react-admin's;
- * the select column (selection.tsx) gets its select-all box instead of a title.
+ * the select column (selection.tsx) gets its select-all box instead of a title. Each cell names its
+ * column (`data-column`, the column's key) for the table's fitting (fit-columns.ts).
  */
 import { Children, isValidElement, useCallback, type MouseEvent, type ReactNode } from 'react';
 import { TableCell, TableHead, TableRow } from '@mui/material';
@@ -28,6 +29,7 @@ export function SortedHeader({ children, className }: { children?: ReactNode; cl
       <TableRow className={`${DatagridClasses.row} ${DatagridClasses.headerRow}`}>
         {Children.map(children, (field, index) => {
           if (!isValidElement<{ source?: string; sortBy?: string }>(field)) return null;
+          const column = String(field.key ?? field.props.source ?? index);
           if (field.type === SelectRowField)
             return (
               <TableCell key="select" className={DatagridClasses.headerCell}>
@@ -44,6 +46,7 @@ export function SortedHeader({ children, className }: { children?: ReactNode; cl
               isSorting={sort?.field === source}
               updateSort={updateSort}
               aria-sort={ariaSort(sort, source)}
+              data-column={column}
             />
           );
         })}

@@ -1,5 +1,5 @@
 /**
- * A record's History: the audit log's list screen, filtered to the record (DESIGN.md: "Every write
+ * A record's History: the audit log's list screen, filtered to the record (docs/architecture.md: "Every write
  * appends an audit entry"). Offered on every row of every other resource to whoever may read the log.
  */
 import { IconButton } from '@mui/material';
@@ -9,11 +9,11 @@ import { useCreatePath, useNavigate, useRecordContext } from 'react-admin';
 import type { ResourceDef } from '../../manifest/index.ts';
 import { registry } from '../../../resources/index.ts';
 import { AUDIT_LOG } from '../../../resources/system.ts';
-import { allows, listAccess } from './access.ts';
+import { allows, listAccess, mayList } from './access.ts';
 
 /** Whether `role` gets a History action on the rows of `resource`. */
 export function offersHistory(resource: ResourceDef, role: unknown): boolean {
-  return resource.name !== AUDIT_LOG && allows(listAccess(registry.resource(AUDIT_LOG)), role);
+  return resource.name !== AUDIT_LOG && mayList(registry.resource(AUDIT_LOG), role);
 }
 
 export function HistoryButton({ resource }: { resource: ResourceDef }) {

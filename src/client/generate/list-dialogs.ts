@@ -23,6 +23,7 @@ import { registry as defaultRegistry } from '../../../resources/index.ts';
 import { parseCall, type DialogDef, type Registry, type ResourceDef } from '../../manifest/index.ts';
 import { dialogTitle } from '../dialogs/titles.ts';
 import { allows, dialogAccess } from './access.ts';
+import { mayCall } from './access.ts';
 
 /** A dialog offered on a list: its type, its declaration and the resource that declares it. */
 export interface Offered {
@@ -72,7 +73,7 @@ export function listDialogs(resource: ResourceDef, role: unknown, registry: Regi
     resource: owner,
     label,
   });
-  const own = Object.entries(resource.dialogs).filter(([, d]) => allows(dialogAccess(resource, d), role));
+  const own = Object.entries(resource.dialogs).filter(([, d]) => mayCall(role, resource, { dialog: d }));
   const first = (kind: DialogDef['kind']) => {
     const found = own.find(([, d]) => d.kind === kind);
     return found && offer(resource, ...found);
@@ -80,7 +81,7 @@ export function listDialogs(resource: ResourceDef, role: unknown, registry: Regi
 
   const create = own.find(([, d]) => d.kind === 'create');
   const creates = [
-    ...(create ? [offer(resource, create[0], create[1], 'Create')] : []),
+    ...(create ? [offer(resource, create[0], create[1], (create[1].kind === 'create' && create[1].button) || 'Create')] : []),
     ...own.filter(([, d]) => makesRecord(d)).map(([type, d]) => offer(resource, type, d)),
   ];
 
@@ -88,7 +89,7 @@ export function listDialogs(resource: ResourceDef, role: unknown, registry: Regi
   const [edit, ...others] = own.filter(([type, d]) => actsOnRow(d) && !lent.has(type)).map(([type, d]) => offer(resource, type, d));
   const borrowed = (resource.list?.rowDialogs ?? []).flatMap((type) => {
     const found = registry.dialog(type);
-    return found && allows(dialogAccess(found.resource, found.dialog), role) ? [offer(found.resource, type, found.dialog)] : [];
+    return found && mayCall(role, found.resource, { dialog: found.dialog }) ? [offer(found.resource, type, found.dialog)] : [];
   });
 
   return { creates, edit, more: [...others, ...borrowed], details: first('details'), remove: first('remove') };

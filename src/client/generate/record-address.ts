@@ -10,13 +10,14 @@ import { listFields, listOptions, type ResourceDef } from '../../manifest/index.
 import { withDialog } from '../dialogs/address.ts';
 import { allows, listAccess } from './access.ts';
 import { listDialogs } from './list-dialogs.ts';
+import { mayList } from './access.ts';
 
 type Target = Record<string, unknown> & { id?: unknown };
 
 /** The in-app path (for react-admin's router) of `record` of `target`, or undefined when none is open to `role`. */
 export function recordAddress(target: ResourceDef, record: Target | undefined, role: unknown): string | undefined {
   if (!record || record.id === undefined || record.id === null || record.id === '') return undefined;
-  if (target.reads.list?.kind !== 'list' || !allows(listAccess(target), role)) return undefined;
+  if (target.reads.list?.kind !== 'list' || !mayList(target, role)) return undefined;
   const offered = listDialogs(target, role);
   const dialog = offered.edit ?? offered.details;
   if (dialog) return `/${target.name}${withDialog('', dialog.type, record.id)}`;

@@ -8,13 +8,14 @@ import { ReferenceField, TextField, usePermissions, type RaRecord } from 'react-
 import type { ResourceDef } from '../../manifest/index.ts';
 import type { ColumnProps } from './displays.tsx';
 import { recordAddress } from './record-address.ts';
+import { CELL_TEXT } from './cell-text.ts';
 
 export function ReferenceLinkField({ source, target, emptyText }: ColumnProps & { target: ResourceDef }) {
   const { permissions } = usePermissions();
   const link = useCallback((record: RaRecord) => recordAddress(target, record, permissions) ?? false, [target, permissions]);
   return (
     <ReferenceField source={source} reference={target.name} link={link} emptyText={emptyText}>
-      <TextField source={target.title} />
+      <TextField source={target.title} className={CELL_TEXT} />
     </ReferenceField>
   );
 }

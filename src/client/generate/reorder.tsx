@@ -39,7 +39,7 @@ import type { ListBehaviour, ResourceDef } from '../../manifest/index.ts';
 import { failureToast } from '../dialogs/outcome.ts';
 import { send } from '../providers/http.ts';
 import { useToast } from '../shell/toast.tsx';
-import { allows } from './access.ts';
+import { allows, mayCall } from './access.ts';
 
 type Reorder = NonNullable<ListBehaviour['reorder']>;
 
@@ -48,7 +48,7 @@ type Reorder = NonNullable<ListBehaviour['reorder']>;
  * access (server `routes/reorder.ts`), so a role without it is never offered a grip or a button.
  */
 export function mayReorder(resource: ResourceDef, role: unknown): boolean {
-  return !!resource.list?.reorder && allows(resource.access.write, role);
+  return !!resource.list?.reorder && mayCall(role, resource, 'write');
 }
 
 /** The failure toast's title (its description is the server's answer). */
@@ -186,10 +186,13 @@ interface ReorderDatagridProps extends Omit<DatagridProps, 'data' | 'body' | 'ch
   manifest: ResourceDef;
   reorder: Reorder;
   children: ReactNode;
+  /** Rows take the keyboard's focus (a row that opens its record: ListScreen.tsx). */
+  focusableRows?: boolean;
 }
 
 /** A Datagrid whose rows are in the reorder field's order and move by drag and drop or keyboard. */
-export function ReorderDatagrid({ manifest, reorder, children, ...rest }: ReorderDatagridProps) {
+export function ReorderDatagrid({ manifest, reorder, children, focusableRows, ...rest }: ReorderDatagridProps) {
+  const tabIndex = focusableRows ? 0 : undefined;
   const { data, page, perPage, sort, setSort } = useListContext();
   const { permissions } = usePermissions();
   const toast = useToast();
@@ -278,13 +281,13 @@ export function ReorderDatagrid({ manifest, reorder, children, ...rest }: Reorde
   // A role that may not reorder sees the rows in the same order, without the grip, the buttons or dragging.
   if (!mayReorder(manifest, permissions))
     return (
-      <Datagrid {...rest} data={rows}>
+      <Datagrid {...rest} data={rows} body={<DatagridBody row={<DatagridRow tabIndex={tabIndex} />} />}>
         {children}
       </Datagrid>
     );
   return (
     <ReorderContext.Provider value={api}>
-      <Datagrid {...rest} data={rows} body={<DatagridBody row={<ReorderRow />} />}>
+      <Datagrid {...rest} data={rows} body={<DatagridBody row={<ReorderRow tabIndex={tabIndex} />} />}>
         <ReorderHandle label="Reorder" sortable={false} />
         {children}
       </Datagrid>

@@ -2,7 +2,7 @@
 import { lazy, type ReactElement } from 'react';
 import { Resource } from 'react-admin';
 import type { Registry } from '../../manifest/index.ts';
-import { allows, listAccess } from './access.ts';
+import { allows, listAccess, mayList } from './access.ts';
 import { iconFor } from './icons.ts';
 
 // List screens (react-admin's List, Datagrid and filter inputs) are code of their own, loaded on first use.
@@ -10,7 +10,7 @@ const loadListScreen = () => import('./ListScreen.tsx');
 const ListScreen = lazy(() => loadListScreen().then((m) => ({ default: m.ListScreen })));
 
 export function generatedResources(registry: Registry, role: unknown): ReactElement[] {
-  const shown = registry.resources.filter((r) => r.reads.list?.kind === 'list' && allows(listAccess(r), role));
+  const shown = registry.resources.filter((r) => r.reads.list?.kind === 'list' && mayList(r, role));
   // The lists are a click away from the landing page: fetch their code now, not once a route renders.
   if (shown.length) void loadListScreen();
   return shown.map((r) => (

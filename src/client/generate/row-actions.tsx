@@ -1,6 +1,7 @@
 /**
  * The actions column of a list row: Details, Edit and Delete open the resource's dialogs, and a
- * "More actions" menu the row's other dialogs (list-dialogs.ts says which); more may come first.
+ * "More actions" menu the row's other dialogs (list-dialogs.ts says which), then the state transitions
+ * the row's state allows the role (transitions.tsx); more may come first.
  */
 import { useId, useState, type MouseEvent, type ReactElement, type ReactNode } from 'react';
 import { Box, IconButton, ListItemText, Menu, MenuItem } from '@mui/material';
@@ -12,6 +13,7 @@ import VisibilityIcon from '@mui/icons-material/Visibility';
 import { useRecordContext, type RaRecord } from 'react-admin';
 import { useOpenDialog } from '../dialogs/context.ts';
 import { rowDialogData, type Offered } from './list-dialogs.ts';
+import { useTransitions } from './transitions.tsx';
 
 /** The accessible name of the row's menu button. */
 export const MORE_ACTIONS = 'More actions';
@@ -31,8 +33,15 @@ interface RowActionsProps {
   children?: ReactNode;
 }
 
-/** The row's "More actions" button and its menu of dialog titles. */
-function MoreActions({ offered, open }: { offered: Offered[]; open: (o: Offered) => void }) {
+/** One entry of the "More actions" menu. */
+interface MenuAction {
+  key: string;
+  label: string;
+  run: () => void;
+}
+
+/** The row's "More actions" button and its menu of dialog titles and transitions. */
+function MoreActions({ offered }: { offered: MenuAction[] }) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const menuId = useId();
   const close = () => setAnchor(null);
@@ -65,10 +74,10 @@ function MoreActions({ offered, open }: { offered: Offered[]; open: (o: Offered)
       >
         {offered.map((o) => (
           <MenuItem
-            key={o.type}
+            key={o.key}
             onClick={() => {
               close();
-              open(o);
+              o.run();
             }}
           >
             <ListItemText>{o.label}</ListItemText>
@@ -82,8 +91,13 @@ function MoreActions({ offered, open }: { offered: Offered[]; open: (o: Offered)
 export function RowActions({ resource, edit, remove, details, more = [], children }: RowActionsProps) {
   const record = useRecordContext();
   const openDialog = useOpenDialog();
+  const transitions = useTransitions(resource, record);
   if (!record) return null;
   const open = (o: Offered) => openDialog(o.type, rowDialogData(o, resource, record as RaRecord));
+  const menu: MenuAction[] = [
+    ...more.map((o) => ({ key: o.type, label: o.label, run: () => open(o) })),
+    ...transitions.offered.map((o) => ({ key: `transition:${o.transition.name}`, label: o.transition.label, run: () => transitions.choose(o) })),
+  ];
   const action = (found: Offered | undefined, label: string, icon: ReactElement, color?: 'error') =>
     found && (
       <RowTooltip title={label}>
@@ -97,8 +111,9 @@ export function RowActions({ resource, edit, remove, details, more = [], childre
       {children}
       {action(details, 'Details', <VisibilityIcon fontSize="small" />)}
       {action(edit, 'Edit', <EditIcon fontSize="small" />)}
-      {more.length > 0 && <MoreActions offered={more} open={open} />}
+      {menu.length > 0 && <MoreActions offered={menu} />}
       {action(remove, 'Delete', <DeleteIcon fontSize="small" />, 'error')}
+      {transitions.form}
     </Box>
   );
 }

@@ -10,7 +10,7 @@ import type { OperationDef, ResourceDef } from '../../manifest/index.ts';
 import { failureToast, successToast } from '../dialogs/outcome.ts';
 import { send } from '../providers/http.ts';
 import { useToast } from '../shell/toast.tsx';
-import { allows } from './access.ts';
+import { allows, mayCall } from './access.ts';
 import { iconFor } from './icons.ts';
 
 export type RowOperation = OperationDef & { row: NonNullable<OperationDef['row']> };
@@ -18,7 +18,7 @@ export type RowOperation = OperationDef & { row: NonNullable<OperationDef['row']
 /** The row operations `role` may call, in declaration order. */
 export function rowOperations(resource: ResourceDef, role: unknown): RowOperation[] {
   return Object.values(resource.operations).filter(
-    (op): op is RowOperation => !!op.row && allows(op.access ?? resource.access.write, role),
+    (op): op is RowOperation => !!op.row && mayCall(role, resource, { operation: op }),
   );
 }
 

@@ -3,6 +3,7 @@
  * dialog that picks the field, with the record's picked fields as that dialog would send them and the
  * flipped value (spec §7: `PUT /home-sections/{id}` both edits and switches isActive), then refreshes.
  */
+import { mayCall } from './access.ts';
 import { useEffect, useState } from 'react';
 import { Switch } from '@mui/material';
 import { useRecordContext, useRefresh } from 'react-admin';
@@ -22,7 +23,7 @@ import type { ColumnProps } from './displays.tsx';
 /** The update dialog that picks `field` and that `role` may send, if any. */
 export function toggleDialog(resource: ResourceDef, field: string, role: unknown): UpdateDialog | undefined {
   const found = Object.values(resource.dialogs).find(
-    (d: DialogDef): d is UpdateDialog => d.kind === 'update' && d.pick.includes(field) && allows(dialogAccess(resource, d), role),
+    (d: DialogDef): d is UpdateDialog => d.kind === 'update' && d.pick.includes(field) && mayCall(role, resource, { dialog: d }),
   );
   return found;
 }

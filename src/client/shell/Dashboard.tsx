@@ -11,7 +11,7 @@ import { Link, Navigate, Title, useCreatePath, useGetList, usePermissions, type 
 import type { ResourceDef } from '../../manifest/index.ts';
 import { registry } from '../../../resources/index.ts';
 import { AUDIT_LOG } from '../../../resources/system.ts';
-import { allows, listAccess } from '../generate/access.ts';
+import { allows, listAccess, mayList } from '../generate/access.ts';
 import { iconFor } from '../generate/icons.ts';
 import { homeOf, usableLists } from '../areas/areas.ts';
 
@@ -140,7 +140,7 @@ export function Dashboard() {
     <Box sx={{ py: 2, px: { xs: 1, sm: 0 } }}>
       <Title title="Dashboard" />
       <CountSections groups={groups} />
-      {auditLog && allows(listAccess(auditLog), permissions) && <RecentChanges />}
+      {auditLog && mayList(auditLog, permissions) && <RecentChanges />}
     </Box>
   );
 }

@@ -13,7 +13,7 @@ import type { ReactNode } from 'react';
 import { LinkBase, Loading, Title, useAuthenticated, useLocation, usePermissions } from 'react-admin';
 import { registry } from '../../../resources/index.ts';
 import type { ResourceDef } from '../../manifest/index.ts';
-import { allows, listAccess } from '../generate/access.ts';
+import { allows, listAccess, mayList } from '../generate/access.ts';
 import { APP_NAME } from './app-name.ts';
 
 /** The words of both pages, declared once (the tests find the pages by them). */
@@ -65,7 +65,7 @@ export function NotFoundPage() {
   const { pathname } = useLocation();
   if (checking || isPending) return <Loading />;
   const resource = declaredAt(pathname);
-  if (resource && !allows(listAccess(resource), permissions)) return <AccessDeniedPage resource={resource} />;
+  if (resource && !mayList(resource, permissions)) return <AccessDeniedPage resource={resource} />;
   return (
     <Page icon={<SearchOffIcon />} heading={FALLBACK.notFound}>
       {FALLBACK.notFoundText}

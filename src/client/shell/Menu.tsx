@@ -7,11 +7,14 @@
  * into a generated group of the same name, else in a group of their own after the generated ones.
  * An internal href ('/banners') navigates in the app; any other opens in a new tab. Entries are read
  * through the data provider, so react-admin's refresh after a dialog changes them reads them again.
+ * Choosing an entry of this app moves the focus to the new screen's heading (its title), so the
+ * keyboard goes on from there rather than from the menu.
  */
+import type { MouseEvent } from 'react';
 import { Box, ListItemIcon, ListSubheader, MenuItem, Tooltip, Typography } from '@mui/material';
 import { Menu, useGetList, usePermissions, useResourceDefinitions, useSidebarState, type RaRecord } from 'react-admin';
 import { registry } from '../../../resources/index.ts';
-import { allows, listAccess } from '../generate/access.ts';
+import { allows, listAccess, mayList } from '../generate/access.ts';
 import { iconFor } from '../generate/icons.ts';
 import { mayUse } from '../areas/areas.ts';
 import { screensFor, type Screen } from '../areas/screens.ts';
@@ -32,7 +35,7 @@ const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
 function useAdminMenuEntries(): RaRecord[] {
   const { permissions } = usePermissions();
   const declared = registry.resources.find((r) => r.name === ADMIN_MENUS);
-  const may = !!declared && allows(listAccess(declared), permissions);
+  const may = !!declared && mayList(declared, permissions);
   const { data } = useGetList(ADMIN_MENUS, ENTRIES_READ, { enabled: may });
   return may ? (data ?? []) : [];
 }
@@ -75,6 +78,58 @@ function ScreenItem({ screen }: { screen: Screen }) {
   return <Menu.Item to={screen.path} primaryText={screen.title} leftIcon={<Icon />} />;
 }
 
+/** The screen's title, its level-one heading (Layout.tsx). */
+const HEADING = 'react-admin-title';
+/** How long the focus waits for the chosen screen's title before giving up. */
+const TITLE_WAIT_MS = 5_000;
+const TABBABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]';
+
+/** The first control of the screen's content the keyboard can reach. */
+function firstInContent(): HTMLElement | undefined {
+  const content = document.getElementById('main-content');
+  return [...(content?.querySelectorAll<HTMLElement>(TABBABLE) ?? [])].find((el) => el.tabIndex >= 0 && el.checkVisibility({ visibilityProperty: true }));
+}
+
+/**
+ * The heading stands in the app bar, before the menu in the page's order: Tab from it goes on into the
+ * screen's content (as it would from a heading of the content), not back through the menu.
+ */
+function continueIntoContent(heading: HTMLElement) {
+  const onKey = (k: KeyboardEvent) => {
+    if (k.key !== 'Tab' || k.shiftKey) return;
+    const next = firstInContent();
+    if (!next) return;
+    k.preventDefault();
+    next.focus();
+  };
+  heading.addEventListener('keydown', onKey);
+  heading.addEventListener('blur', () => heading.removeEventListener('keydown', onKey), { once: true });
+}
+
+/**
+ * After a menu entry of this app is chosen: focuses the heading once it names the new screen (it keeps
+ * the old title until that screen has drawn), or at once when the entry is the screen already shown.
+ */
+function focusHeadingAfter(e: MouseEvent) {
+  const link = e.target instanceof Element ? e.target.closest('a[href]') : null;
+  if (!link || link.getAttribute('target') === '_blank') return;
+  const heading = document.getElementById(HEADING);
+  if (!heading) return;
+  const before = heading.textContent;
+  const same = (link as HTMLAnchorElement).href === location.href;
+  const until = Date.now() + TITLE_WAIT_MS;
+  const tryFocus = () => {
+    const now = document.getElementById(HEADING);
+    if (!now) return;
+    if (same || (now.textContent && now.textContent !== before)) {
+      now.tabIndex = -1;
+      now.focus();
+      continueIntoContent(now);
+    } else if (Date.now() < until) requestAnimationFrame(tryFocus);
+  };
+  requestAnimationFrame(tryFocus);
+}
+
 export function GroupedMenu() {
   const registered = useResourceDefinitions();
   const [open] = useSidebarState();
@@ -99,7 +154,7 @@ export function GroupedMenu() {
   // A menu may hold menu items and groups only: each heading names a group (`role="group"`) of items,
   // so screen readers announce it, and no bare list item stands in the menu.
   return (
-    <Menu>
+    <Menu onClick={focusHeadingAfter}>
       {/* The landing page (counts per list, recent changes) comes first, as react-admin's own menu has it. */}
       {home ? <ScreenItem screen={home} /> : <Menu.DashboardItem />}
       {[...groups].map(([group, items]) => (

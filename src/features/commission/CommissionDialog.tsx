@@ -1,5 +1,5 @@
 /**
- * The product commission dialog (spec §4, §5; hand-written, DESIGN.md): the seller price, the five
+ * The product commission dialog (spec §4, §5; hand-written, docs/architecture.md): the seller price, the five
  * percentages with each commission price shown live, the main sell price, the current status with the
  * reject reason when REJECTED, and the admin's decision: approve (`CreateProductCommissionInQueryMessage`'s call) or
  * reject with a typed reason (`rejectCommission`'s call). Opened by either type or
@@ -9,6 +9,7 @@
  * rules as on the server before it is sent, and the server's messages land under the same fields.
  * Inputs carry RJSF's ids (`root_<field>`), as every generated form's do.
  */
+import { mayCall } from '../../manifest/index.ts';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import {
   Alert,
@@ -79,8 +80,8 @@ export default function CommissionDialog({ dialog, data, onClose, onCancel = onC
   const [record, setRecord] = useState<Data>(() => ({ ...data }));
   // Opened as one of the two decisions (the host opened it, so the role may), it decides; opened as
   // details, only a role that may approve decides, and everyone else reads.
-  const canDecide = dialog.kind !== 'details' || allows(dialogAccess(decisions.approve.resource, decisions.approve.dialog), permissions);
-  const mayEditDefaults = allows(dialogAccess(registry.resource('siteCommissions'), registry.dialog(DEFAULTS_TYPE)!.dialog), permissions);
+  const canDecide = dialog.kind !== 'details' || mayCall(permissions, decisions.approve.resource, { dialog: decisions.approve.dialog });
+  const mayEditDefaults = mayCall(permissions, registry.resource('siteCommissions'), { dialog: registry.dialog(DEFAULTS_TYPE)!.dialog });
   const [initial] = useState<CommissionForm>(() => initialForm(record, dialog, decisions));
   const [form, setForm] = useState<CommissionForm>(initial);
   const [errors, setErrors] = useState<Errors>({});

@@ -12,3 +12,6 @@ export const DEFAULT_SITE_COMMISSION: Readonly<Record<CommissionField, number>> 
   ageentFormDealerCommission: 1,
   dealerCommissionFromSeller: 1,
 });
+
+/** The name of the one site commission record. */
+export const SITE_COMMISSION_NAME = 'default';

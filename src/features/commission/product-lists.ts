@@ -10,7 +10,7 @@ import { ROLES, type ResourceDef } from '../../manifest/index.ts';
 import type { HandlerContext } from '../../server/routes/handlers.ts';
 import { list, type Narrow } from '../../server/db/repository.ts';
 import { parseListQuery } from '../../server/db/list-query.ts';
-import { ACCOUNTS, reachOf, whereReachable } from '../../server/db/ownership.ts';
+import { ACCOUNTS, reachOf, whereReachable } from '../../server/records/ownership.ts';
 import { badRequest } from '../../server/errors.ts';
 
 type Query = SelectQueryBuilder<any, any, any>;

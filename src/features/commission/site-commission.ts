@@ -6,11 +6,8 @@
 import { COMMISSION_FIELDS, type CommissionField } from '../../domain/commission.ts';
 import type { Registry } from '../../manifest/index.ts';
 import type { HandlerContext } from '../../server/routes/handlers.ts';
-import { writeContext } from '../../server/routes/dialogs.ts';
 import { findBy, toRecord, type Db, type Row } from '../../server/db/repository.ts';
-import { createRecord, updateRecord } from '../../server/db/writes.ts';
-import { SITE_COMMISSION_NAME } from '../../../resources/products.ts';
-import { DEFAULT_SITE_COMMISSION } from './defaults.ts';
+import { DEFAULT_SITE_COMMISSION, SITE_COMMISSION_NAME } from './defaults.ts';
 
 export const SITE_COMMISSIONS = 'siteCommissions';
 
@@ -27,18 +24,6 @@ export async function currentSiteCommission(db: Db, registry: Registry): Promise
   return row ? answered(row) : { name: SITE_COMMISSION_NAME, ...DEFAULT_SITE_COMMISSION };
 }
 
-/** The five percentages a product created now starts with. */
-export async function sitePercentages(db: Db, registry: Registry): Promise<Record<CommissionField, number>> {
-  const current = await currentSiteCommission(db, registry);
-  const out = {} as Record<CommissionField, number>;
-  for (const field of COMMISSION_FIELDS) {
-    const value = Number(current[field]);
-    // A stored value is one the field's rule took; a missing one falls back to the built-in.
-    out[field] = Number.isFinite(value) ? value : DEFAULT_SITE_COMMISSION[field];
-  }
-  return out;
-}
-
 /** `GET /site-commissions/`. */
 export async function readSiteCommission({ db, registry }: HandlerContext): Promise<Row> {
   return currentSiteCommission(db, registry);
@@ -49,13 +34,12 @@ export async function readSiteCommission({ db, registry }: HandlerContext): Prom
  * or makes it on the first save. Two first saves at once: the unique name lets one make it, and the
  * other then updates it.
  */
-export async function saveSiteCommission({ db, registry, resource, request, body }: HandlerContext): Promise<Row> {
-  const context = writeContext(request, resource);
+export async function saveSiteCommission({ db, records, resource, body, ifMatch }: HandlerContext): Promise<Row> {
   for (let attempt = 1; ; attempt++) {
     const row = await findBy(db, resource, 'name', SITE_COMMISSION_NAME);
-    if (row) return answered(await updateRecord(db, registry, resource, String(row.id), body, context));
+    if (row) return answered(await records.update(resource, String(row.id), body, { ifMatch }));
     try {
-      return answered(await createRecord(db, registry, resource, { ...body, name: SITE_COMMISSION_NAME }, context));
+      return answered(await records.create(resource, { ...body, name: SITE_COMMISSION_NAME }));
     } catch (error) {
       // Another save made the record first (its check or the unique index said so): update that one.
       if (attempt > 1 || !(await findBy(db, resource, 'name', SITE_COMMISSION_NAME))) throw error;

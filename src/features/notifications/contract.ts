@@ -4,8 +4,10 @@
  * (features/notifications/server, server/realtime, features/push) and the client read them from here.
  */
 
-/** The tones a notification is shown in (its `type`). */
-export const NOTIFICATION_TYPES = ['info', 'success', 'warning', 'error'] as const;
+import { NOTIFICATION_TYPES } from '../../manifest/types.ts';
+
+/** The tones a notification is shown in (its `type`): declared by the manifest's notify. */
+export { NOTIFICATION_TYPES };
 
 /** Spec §3: a notification as it travels (REST answers and the socket's `notification` event). */
 export interface NotificationWire {

@@ -7,12 +7,9 @@
  * - `publicAgent` (`GET /agents/public/?agentId=`): an agent found by its public id, as the agent
  *   slider shows one (spec §3), for any signed-in user.
  */
-import { actorOf } from '../db/audit.ts';
 import { findBy, type Row } from '../db/repository.ts';
-import { reachableRow } from '../db/ownership.ts';
-import { createRecord, updateRecord } from '../db/writes.ts';
+import { ACCOUNTS } from '../records/ownership.ts';
 import { badRequest, notFound, VALIDATION_FAILED } from '../errors.ts';
-import { writeContext } from '../routes/dialogs.ts';
 import type { Handler } from '../routes/handlers.ts';
 import { newInviteCode } from './invite-code.ts';
 
@@ -23,38 +20,27 @@ export const AGENT_MESSAGES = {
   agentIdRequired: 'agentId is required.',
 } as const;
 
-export const createAgentWithAccount: Handler = async ({ db, registry, resource: agents, request, reply, body, invalidate }) => {
-  const users = registry.resource('users');
-  const agent = await db.transaction().execute(async (trx) => {
+export const createAgentWithAccount: Handler = async ({ records, resource: agents, reply, body }) => {
+  const agent = await records.transaction(async (tx) => {
     // The account first: an email another account holds is refused here (409, under `email`).
-    const account = await createRecord(
-      trx,
-      registry,
-      users,
-      { name: body.name, email: body.email, role: 'agent', country: body.country, inviteCode: newInviteCode() },
-      { actor: actorOf(request) },
-    );
-    return createRecord(trx, registry, agents, { ...body, userId: account.id }, writeContext(request, agents));
+    const account = await tx.create(ACCOUNTS, { name: body.name, email: body.email, role: 'agent', country: body.country, inviteCode: newInviteCode() });
+    return tx.create(agents, { ...body, userId: account.id });
   });
-  invalidate(users.name);
   reply.code(201);
   return agent;
 };
 
-export const updateAgentWithAccount: Handler = async ({ db, registry, resource: agents, request, params, body, invalidate, record }) => {
-  const users = registry.resource('users');
-  const current = record ?? (await reachableRow(db, registry, agents, request.user, params.id));
-  const agent = await db.transaction().execute(async (trx) => {
-    const updated = await updateRecord(trx, registry, agents, String(current.id), body, writeContext(request, agents));
+export const updateAgentWithAccount: Handler = async ({ records, resource: agents, params, body, record, ifMatch }) => {
+  const current = record ?? (await records.reachable(agents, params.id));
+  return records.transaction(async (tx) => {
+    const updated = await tx.update(agents, String(current.id), body, { ifMatch });
     if (typeof current.userId === 'string') {
       const mirrored: Row = {};
       for (const key of ['name', 'email', 'country'] as const) if (key in body) mirrored[key] = body[key];
-      await updateRecord(trx, registry, users, current.userId, mirrored, { actor: actorOf(request) });
+      await tx.update(ACCOUNTS, current.userId, mirrored);
     }
     return updated;
   });
-  invalidate(users.name);
-  return agent;
 };
 
 export const publicAgent: Handler = async ({ db, resource: agents, query }) => {

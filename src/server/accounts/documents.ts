@@ -12,11 +12,9 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Registry, ResourceDef } from '../../manifest/index.ts';
-import { findReachable, reachableRow, reachOf, whereReachable } from '../db/ownership.ts';
-import { updateRecord } from '../db/writes.ts';
+import { findReachable, reachableRow, reachOf, whereReachable } from '../records/ownership.ts';
 import { toRecord, type Db, type Row } from '../db/repository.ts';
 import { notFound } from '../errors.ts';
-import { writeContext } from '../routes/dialogs.ts';
 import type { Handler } from '../routes/handlers.ts';
 
 /** The most documents one person's read answers (people file a handful). */
@@ -44,8 +42,8 @@ export const documentsOfDealer: Handler = async ({ db, registry, resource: deale
   return documentsOf(db, registry, registry.resource('dealerDocuments'), request, dealer);
 };
 
-export const resubmitDocument: Handler = async ({ db, registry, resource: documents, request, params, body, record }) => {
+export const resubmitDocument: Handler = async ({ records, resource: documents, params, body, record, ifMatch }) => {
   // Within reach (the route loaded it): the owner's own, else 404.
-  const current = record ?? (await reachableRow(db, registry, documents, request.user, params.id));
-  return updateRecord(db, registry, documents, String(current.id), { ...body, status: 'PENDING', note: null }, writeContext(request, documents));
+  const current = record ?? (await records.reachable(documents, params.id));
+  return records.update(documents, String(current.id), { ...body, status: 'PENDING', note: null }, { ifMatch });
 };

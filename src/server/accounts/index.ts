@@ -2,12 +2,12 @@
  * Agents, dealers, sellers and their documents: the handlers resources/accounts.ts names. Importing this
  * module registers them (app.ts imports it before the manifest's routes are made).
  */
-import { registerHandlers } from '../routes/handlers.ts';
+import type { Handlers } from '../routes/handlers.ts';
 import { createAgentWithAccount, publicAgent, updateAgentWithAccount } from './agents.ts';
 import { documentsOfAgent, documentsOfDealer, resubmitDocument } from './documents.ts';
 import { replaceAgent, replaceDealer } from './replace.ts';
 
-registerHandlers({
+export const accountsHandlers = {
   createAgentWithAccount,
   updateAgentWithAccount,
   publicAgent,
@@ -16,4 +16,4 @@ registerHandlers({
   resubmitDocument,
   replaceAgent,
   replaceDealer,
-});
+} satisfies Handlers;

@@ -9,10 +9,8 @@
  * Then the new person is emailed how to sign in (never the password: the admin tells it).
  */
 import type { FastifyRequest } from 'fastify';
-import { actorOf } from '../db/audit.ts';
 import { findBy, type Row } from '../db/repository.ts';
-import { reachableRow } from '../db/ownership.ts';
-import { createRecord, updateRecord } from '../db/writes.ts';
+import { ACCOUNTS } from '../records/ownership.ts';
 import { endSessionsOf } from '../auth/sessions.ts';
 import { sendEmail } from '../email/send.ts';
 import { conflict } from '../errors.ts';
@@ -43,33 +41,24 @@ export function replacementEmail(role: Role, name: string, email: string, signIn
 
 /** The handler replacing the person behind a profile of `profiles` (agents or dealers), of `role`. */
 function replaceHandler(profiles: 'agents' | 'dealers', role: Role): Handler {
-  return async ({ db, registry, resource: replacements, request, params, body, invalidate }) => {
-    const users = registry.resource('users');
+  return async ({ db, registry, records, resource: replacements, request, params, body }) => {
+    const users = registry.resource(ACCOUNTS);
     const profileResource = registry.resource(profiles);
-    const profile = await reachableRow(db, registry, profileResource, request.user, params.id);
+    const profile = await records.reachable(profileResource, params.id);
     const userId = profile.userId;
     if (typeof userId !== 'string') throw conflict(`This ${role} has no account to hand over.`);
     const { name, image, email, password } = body as { name: string; image: string; email: string; password: string };
 
-    const replaced = await db.transaction().execute(async (trx) => {
-      const before = await findBy(trx, users, 'id', userId);
+    const replaced = await records.transaction(async (tx) => {
+      const before = await findBy(tx.db, users, 'id', userId);
       if (!before) throw conflict(`This ${role} has no account to hand over.`);
-      const actor = actorOf(request);
-      await updateRecord(trx, registry, users, userId, { name, email, image, password, mustChangePassword: true }, { actor });
+      await tx.update(users, userId, { name, email, image, password, mustChangePassword: true });
       const mirrored: Row = { name, image, ...(profileResource.fields.some((f) => f.name === 'email') ? { email } : {}) };
-      const updated = await updateRecord(trx, registry, profileResource, String(profile.id), mirrored, { actor });
-      await createRecord(
-        trx,
-        registry,
-        replacements,
-        { name, image, email, role, account: userId, previousName: before.name ?? null, previousEmail: before.email ?? null },
-        { actor },
-      );
-      await endSessionsOf(trx, userId);
+      const updated = await tx.update(profileResource, String(profile.id), mirrored);
+      await tx.create(replacements, { name, image, email, role, account: userId, previousName: before.name ?? null, previousEmail: before.email ?? null });
+      await endSessionsOf(tx.db, userId);
       return updated;
     });
-    invalidate(users.name);
-    invalidate(profileResource.name);
 
     const mail = replacementEmail(role, name, email, signInOf(request, role));
     await sendEmail(db, { to: email, ...mail, kind: REPLACEMENT_EMAIL_KIND });

@@ -3,7 +3,7 @@
  * given a one-time password must choose a new one before anything else. Stored rows of accounts made
  * before these fields existed hold null: active, nothing to change.
  */
-import type { Row } from '../db/repository.ts';
+import type { Row } from '../db/types.ts';
 import { fromStoredBoolean } from '../db/repository.ts';
 
 /** What signing in to a disabled account is told (after its password was found right). */

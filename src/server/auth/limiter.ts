@@ -1,22 +1,50 @@
 /**
- * Slows password guessing. Every sign-in attempt is counted *before* its password is checked (a
- * reservation), so a burst of parallel guesses is limited exactly like a sequence: at most
- * `MAX_FAILURES_PER_ACCOUNT` guesses per client address and email, and `MAX_FAILURES_PER_ADDRESS`
- * per client address across all emails (password spraying), within `SIGN_IN_WINDOW_MS`. A success
- * gives its reservation back. In memory: one server's view, bounded in size.
+ * Slows password guessing without locking the rightful user out. Failures are counted per account
+ * (its email, from anywhere) and per client address (failures on accounts that exist, whatever the
+ * email), in separate tables. Past a few free failures each further one spaces the key's next attempt
+ * out by a delay that doubles up to `maxDelayMs`; an attempt is held until both its account's and its
+ * address's turn and then checked, so a right password still signs in, only later. Only a flood faster
+ * than the spacing is refused (429), for as long as it keeps the queue fuller than `maxDelayMs`.
+ *
+ * Every attempt is booked *before* its password is checked, so a parallel burst is spaced exactly like
+ * a sequence. Failures on an email no account has never count for the address: made-up emails cannot
+ * slow the real accounts of a shared address (a NAT, a proxy not trusted). In memory: one server's view,
+ * bounded in size. docs/security.md says what this does and does not defend.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyReply } from 'fastify';
+import { HttpError } from '../errors.ts';
 
-/** How long failures are remembered. */
-export const SIGN_IN_WINDOW_MS = 15 * 60_000;
-/** Failed sign-ins allowed for one email from one client address within the window. */
-export const MAX_FAILURES_PER_ACCOUNT = 10;
-/** Failed sign-ins allowed from one client address, whatever the emails, within the window. */
-export const MAX_FAILURES_PER_ADDRESS = 50;
-/** Most counters each table keeps; past it the oldest are dropped, so a flood of names cannot exhaust memory. */
-export const MAX_TRACKED_KEYS = 20_000;
+/** What an attempt held for its turn is told when the server closes meanwhile (it is not kept waiting for it). */
+export const CLOSING_MESSAGE = 'The server is shutting down. Try again in a moment.';
 
-/** The answer to an attempt: go ahead, or wait this many seconds. */
-export type Reservation = { ok: true } | { ok: false; retryAfterSeconds: number };
+/** How wrong passwords are spaced out (`SIGN_IN_DELAY`, `SIGN_IN_MAX_DELAY`; the rest fixed but for tests). */
+export interface SignInLimits {
+  /** Failures one account may have within the window before its attempts are spaced out. */
+  freePerAccount: number;
+  /** Failures on existing accounts one client address may have within the window before its attempts are spaced out. */
+  freePerAddress: number;
+  /** The spacing after the first failure past the free ones, in ms; it doubles with each further failure. */
+  delayMs: number;
+  /** The most one failure spaces the next attempt, in ms; also the longest an attempt is held before it is refused instead. */
+  maxDelayMs: number;
+  /** How long failures are remembered after the last of them, in ms. */
+  windowMs: number;
+  /** Most keys each table keeps; past it the oldest are dropped, so a flood of names cannot exhaust memory. */
+  capacity: number;
+}
+
+export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = {
+  freePerAccount: 5,
+  freePerAddress: 20,
+  delayMs: 1000,
+  maxDelayMs: 30_000,
+  windowMs: 15 * 60_000,
+  capacity: 20_000,
+};
+
+/** The answer to an attempt: checked after `waitMs`, or refused for this many seconds. */
+export type Reservation = { ok: true; waitMs: number } | { ok: false; retryAfterSeconds: number };
 
 /**
  * Counters over fixed windows, kept in a Map whose insertion order is the order the windows
@@ -29,7 +57,7 @@ export class WindowCounter {
   constructor(
     readonly max: number,
     readonly windowMs: number,
-    readonly capacity = MAX_TRACKED_KEYS,
+    readonly capacity = DEFAULT_SIGN_IN_LIMITS.capacity,
   ) {}
 
   /** How many counters are held (for tests: it stays under `capacity`). */
@@ -76,6 +104,64 @@ export class WindowCounter {
 }
 
 /**
+ * Failures per key and when the key's next attempt may be checked. A key's failures are forgotten once
+ * it has been quiet for the window (a steady guesser never earns fresh free attempts); kept in the order
+ * of their last failure (each re-inserts its key), so the quiet ones are at the front and pruning is
+ * cheap. An entry outlives its window while its next turn is still ahead.
+ */
+export class Backoff {
+  private readonly entries = new Map<string, { failures: number; last: number; nextAt: number }>();
+
+  constructor(
+    readonly free: number,
+    readonly limits: SignInLimits,
+  ) {}
+
+  get size() {
+    return this.entries.size;
+  }
+
+  /** Failures counted for `key` in its window (booked attempts included). */
+  failures(key: string): number {
+    return this.entries.get(key)?.failures ?? 0;
+  }
+
+  /** When `key`'s next attempt may be checked (`now` when it need not wait). */
+  nextAt(key: string, now: number): number {
+    this.prune(now);
+    return Math.max(now, this.entries.get(key)?.nextAt ?? now);
+  }
+
+  /** How long the `failures`-th failure holds the key's next attempt back. */
+  spacing(failures: number): number {
+    const over = failures - this.free;
+    return over < 0 ? 0 : Math.min(this.limits.maxDelayMs, this.limits.delayMs * 2 ** over);
+  }
+
+  /** Books an attempt checked at `at` as a failure (a success gives it back). */
+  take(key: string, at: number, now: number) {
+    const e = this.entries.get(key);
+    if (e) this.entries.delete(key);
+    else while (this.entries.size >= this.limits.capacity) this.entries.delete(this.entries.keys().next().value!);
+    const failures = e && now - e.last < this.limits.windowMs ? e.failures + 1 : 1;
+    this.entries.set(key, { failures, last: now, nextAt: Math.max(e?.nextAt ?? now, at + this.spacing(failures)) });
+  }
+
+  /** Gives one booked failure back (the password was right). */
+  refund(key: string) {
+    const e = this.entries.get(key);
+    if (e && e.failures > 0) e.failures--;
+  }
+
+  private prune(now: number) {
+    for (const [key, e] of this.entries) {
+      if (now - e.last < this.limits.windowMs || e.nextAt > now) break;
+      this.entries.delete(key);
+    }
+  }
+}
+
+/**
  * The address a limit is kept for: IPv4 as is (also when mapped into IPv6), IPv6 by its /64
  * prefix, since one client usually holds a whole /64 and could otherwise rotate through it.
  */
@@ -91,36 +177,62 @@ export function addressKey(ip: string | undefined): string {
   return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
 }
 
-/** The sign-in limiter: per client address and email, and per client address. */
-export function signInLimiter({
-  perAccount = MAX_FAILURES_PER_ACCOUNT,
-  perAddress = MAX_FAILURES_PER_ADDRESS,
-  windowMs = SIGN_IN_WINDOW_MS,
-  capacity = MAX_TRACKED_KEYS,
-} = {}) {
-  const accounts = new WindowCounter(perAccount, windowMs, capacity);
-  const addresses = new WindowCounter(perAddress, windowMs, capacity);
-  const keys = (ip: string | undefined, email: string) => {
-    const address = addressKey(ip);
-    return { address, account: `${address} ${email}` };
-  };
+export type SignInLimiter = ReturnType<typeof signInLimiter>;
+
+/** The limiter shared by signing in and changing a password (both check a password). */
+export function signInLimiter(options: Partial<SignInLimits> = {}) {
+  const limits: SignInLimits = { ...DEFAULT_SIGN_IN_LIMITS, ...options };
+  const accounts = new Backoff(limits.freePerAccount, limits);
+  const addresses = new Backoff(limits.freePerAddress, limits);
+  const closing = new AbortController();
   return {
+    limits,
     accounts,
     addresses,
-    /** Counts an attempt before its password is checked, or says how long to wait when over a limit. */
-    reserve(ip: string | undefined, email: string, now = Date.now()): Reservation {
-      const { address, account } = keys(ip, email);
-      const wait = Math.max(accounts.waitFor(account, now), addresses.waitFor(address, now));
-      if (wait > 0) return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(wait / 1000)) };
-      accounts.take(account, now);
-      addresses.take(address, now);
-      return { ok: true };
+    /**
+     * Books an attempt at `email` before its password is checked: when it may be checked (the later of
+     * its account's and its address's turns, for every email alike, so the wait does not tell whether
+     * an account exists), or a refusal when that is more than `maxDelayMs` away.
+     */
+    reserve(ip: string | undefined, email: string, { exists }: { exists: boolean }, now = Date.now()): Reservation {
+      const address = addressKey(ip);
+      const at = Math.max(accounts.nextAt(email, now), addresses.nextAt(address, now));
+      const waitMs = at - now;
+      if (waitMs > limits.maxDelayMs)
+        return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((waitMs - limits.maxDelayMs) / 1000)) };
+      accounts.take(email, at, now);
+      if (exists) addresses.take(address, at, now);
+      return { ok: true, waitMs };
     },
-    /** A right password: this email's failures from this address are forgotten, and the attempt given back. */
+    /** Holds an attempt for its turn; once `stop` is called (the server closing) answers 503 at once instead. */
+    async hold(waitMs: number) {
+      if (waitMs <= 0) return;
+      try {
+        await sleep(waitMs, undefined, { signal: closing.signal });
+      } catch {
+        throw new HttpError(503, CLOSING_MESSAGE);
+      }
+    },
+    /** Ends every hold (the server is closing: a shutdown must not wait half a minute for a guesser). */
+    stop() {
+      closing.abort();
+    },
+    /**
+     * A right password: its booking is given back. The account's earlier failures stay until their
+     * window ends, so an owner signing in does not hand a guesser fresh free attempts.
+     */
     succeed(ip: string | undefined, email: string) {
-      const { address, account } = keys(ip, email);
-      accounts.clear(account);
-      addresses.refund(address);
+      accounts.refund(email);
+      addresses.refund(addressKey(ip));
     },
   };
+}
+
+/** Answers 429 with `Retry-After` (an attempt refused before its password was checked). */
+export function refuseAttempt(reply: FastifyReply, retryAfterSeconds: number) {
+  const [n, unit] = retryAfterSeconds < 60 ? [retryAfterSeconds, 'second'] : [Math.ceil(retryAfterSeconds / 60), 'minute'];
+  return reply
+    .code(429)
+    .header('Retry-After', String(retryAfterSeconds))
+    .send({ message: `Too many failed sign-ins. Try again in ${n} ${unit}${n === 1 ? '' : 's'}.` });
 }

@@ -8,10 +8,11 @@ import { z } from 'zod';
 import { issuesByField, parseCall, urlOf, type Registry } from '../../manifest/index.ts';
 import { PASSWORD_CHANGE_PATH, passwordRule, users as usersResource } from '../../../resources/people.ts';
 import { badRequest, HttpError, VALIDATION_FAILED } from '../errors.ts';
-import { actorOf } from '../db/audit.ts';
+import { actorOf, audit } from '../records/audit.ts';
 import { toRecord, type Db } from '../db/repository.ts';
-import { updateRecord } from '../db/writes.ts';
+import { updateRecord } from '../records/writes.ts';
 import { MUST_CHANGE_MESSAGE, mustChangePassword } from './account-state.ts';
+import { refuseAttempt, type SignInLimiter } from './limiter.ts';
 import { verifyPassword } from './password.ts';
 import { startSession } from './session-cookie.ts';
 import { endSessionsOf } from './sessions.ts';
@@ -56,10 +57,12 @@ export function refuseUntilPasswordChanged(request: FastifyRequest) {
 
 /**
  * `POST /api/auth/password`: sets the signed-in account's password and lifts `mustChangePassword`.
- * Every session of the account ends (one stolen with the old password among them) and this one is
- * replaced by a new session, whose cookie the answer sets. Answers the account, never its hash.
+ * A guess of the current password is spaced out by the sign-in's own `limiter` (the same counters: a
+ * session is no way around them). Every session of the account ends (one stolen with the old password
+ * among them) and this one is replaced by a new session, whose cookie the answer sets; the change is
+ * audited as `changePassword`. Answers the account, never its hash.
  */
-export function registerPasswordChange(app: FastifyInstance, db: Db, registry: Registry) {
+export function registerPasswordChange(app: FastifyInstance, db: Db, registry: Registry, limiter: SignInLimiter) {
   const users = registry.resource('users');
   app.post(PASSWORD_PATH, async (request, reply) => {
     const user = request.user;
@@ -70,14 +73,27 @@ export function registerPasswordChange(app: FastifyInstance, db: Db, registry: R
     const hash = user.passwordHash as string | undefined;
     if (!mustChangePassword(user)) {
       if (!currentPassword) throw badRequest(VALIDATION_FAILED, { currentPassword: [PASSWORD_CHANGE_MESSAGES.currentRequired] });
+      const email = String(user.email).toLowerCase();
+      const reservation = limiter.reserve(request.ip, email, { exists: true });
+      if (!reservation.ok) return refuseAttempt(reply, reservation.retryAfterSeconds);
+      await limiter.hold(reservation.waitMs);
       if (!(await verifyPassword(currentPassword, hash)))
         throw badRequest(VALIDATION_FAILED, { currentPassword: [PASSWORD_CHANGE_MESSAGES.currentWrong] });
+      limiter.succeed(request.ip, email);
     }
     if (hash && (await verifyPassword(password, hash))) throw badRequest(VALIDATION_FAILED, { password: [PASSWORD_CHANGE_MESSAGES.same] });
     const id = String(user.id);
-    await updateRecord(db, registry, users, id, { password, mustChangePassword: false }, { actor: actorOf(request) });
+    const actor = actorOf(request);
+    await db.transaction().execute(async (trx) => {
+      await updateRecord(trx, registry, users, id, { password, mustChangePassword: false }, { actor });
+      // The password is a secret (never in the log) and may be all that changed: the entry says so by its action.
+      await audit(trx, { actor, resource: users, recordId: id, action: 'changePassword', changes: {} });
+      // Ended with the change itself: no crash in between leaves a session of the old password open.
+      await trx.deleteFrom('sessions').where('userId', '=', id).execute();
+    });
     // Written outside the manifest's routes: cached reads of the accounts are dropped here.
     request.server.readCache?.invalidate(users.name);
+    // Drops this node's cached sessions and tells the other nodes and the sockets (the rows are gone already).
     await endSessionsOf(db, id);
     await startSession(db, request, reply, id);
     const stored = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();

@@ -10,7 +10,7 @@ import { badRequest, HttpError, VALIDATION_FAILED } from '../errors.ts';
 import { toRecord, type Db, type Row } from '../db/repository.ts';
 import { onEmailRecorded } from '../email/send.ts';
 import { DISABLED_MESSAGE, isDisabled, mustChangePassword } from './account-state.ts';
-import { signInLimiter } from './limiter.ts';
+import { refuseAttempt, signInLimiter, type SignInLimits } from './limiter.ts';
 import { verifyPassword } from './password.ts';
 import { CURRENT_USER_PATH, refuseUntilPasswordChanged, registerPasswordChange } from './password-change.ts';
 import { startSession } from './session-cookie.ts';
@@ -26,9 +26,14 @@ export const credentials = z.strictObject({
 /** Whether a request URL is `path` with or without a query (no string made: this runs on every request). */
 const isPathOf = (url: string, path: string) => url.startsWith(path) && (url.length === path.length || url[path.length] === '?');
 
-export function registerAuth(app: FastifyInstance, db: Db, registry: Registry) {
+/** `limits`: how wrong passwords are spaced out (limiter.ts); left out, its defaults. */
+export function registerAuth(app: FastifyInstance, db: Db, registry: Registry, limits: Partial<SignInLimits> = {}) {
   const users = registry.resource('users');
-  const limiter = signInLimiter();
+  const limiter = signInLimiter(limits);
+  app.addHook('preClose', (done) => {
+    limiter.stop();
+    done();
+  });
 
   const settle = (request: FastifyRequest, user: Row | undefined) => {
     // Disabling ends an account's sessions; one that another server node still holds cached is refused here.
@@ -56,7 +61,7 @@ export function registerAuth(app: FastifyInstance, db: Db, registry: Registry) {
       .then((user) => settle(request, user))
       .then(() => done(), done);
   });
-  registerPasswordChange(app, db, registry);
+  registerPasswordChange(app, db, registry, limiter);
   watchAccountUpdates(app, db, registry);
   // Emails are recorded outside the manifest's routes: the history's cached reads are dropped as they are.
   const unwatch = onEmailRecorded((table) => app.readCache?.invalidate(table));
@@ -66,16 +71,16 @@ export function registerAuth(app: FastifyInstance, db: Db, registry: Registry) {
     const parsed = credentials.safeParse(request.body ?? {});
     if (!parsed.success) throw badRequest(VALIDATION_FAILED, issuesByField(parsed.error));
     const email = parsed.data.email.toLowerCase();
-    // Counted before the (slow) password check, so parallel guesses cannot all slip under the limit.
-    const reservation = limiter.reserve(request.ip, email);
-    if (!reservation.ok) {
-      const minutes = Math.ceil(reservation.retryAfterSeconds / 60);
-      return reply
-        .code(429)
-        .header('Retry-After', String(reservation.retryAfterSeconds))
-        .send({ message: `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` });
+    const find = () => db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+    let user = await find();
+    // Booked before the (slow) password check, so parallel guesses are spaced like a sequence.
+    const reservation = limiter.reserve(request.ip, email, { exists: user !== undefined });
+    if (!reservation.ok) return refuseAttempt(reply, reservation.retryAfterSeconds);
+    if (reservation.waitMs > 0) {
+      await limiter.hold(reservation.waitMs);
+      // Held for its turn: the account may have changed meanwhile (a new password, disabled).
+      user = await find();
     }
-    const user = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
     if (!(await verifyPassword(parsed.data.password, user?.passwordHash as string | undefined)) || !user)
       throw new HttpError(401, 'Invalid email or password.');
     limiter.succeed(request.ip, email);

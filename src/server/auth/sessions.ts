@@ -3,7 +3,7 @@
  * of the database cannot be replayed as cookies. Signing out deletes the row.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { Db, Row } from '../db/repository.ts';
+import type { Db, Row } from '../db/types.ts';
 
 export const SESSION_COOKIE = 'sid';
 export const SESSION_DAYS = 7;

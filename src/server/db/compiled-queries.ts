@@ -7,20 +7,19 @@
  * Why: building a page's query and its count's key through Kysely (a few hundred frozen nodes, then
  * compiled) cost about 43 µs a request on the main thread (50,000 top categories, sorted page, on a
  * slow day: the whole request was about 430 µs there), while the database itself runs on a worker
- * (read-pool.ts). Kept, a repeated page costs one lookup.
+ * (sqlite/read-pool.ts). Kept, a repeated page costs one lookup.
  *
  * What is kept is only SQL text and its values, never rows: an entry is a pure function of its key, so
  * it never goes stale when the data changes. The key is the parsed query as JSON (`parseListQuery`
  * already dropped whatever the server ignores, such as a cache-busting `_=<n>`), so distinct queries
  * never share an entry. A list narrowed to its user's reach (ownership) carries that reach as a
  * function: its queries are built every time, not kept. Bounded: at MAX_KEPT entries the whole memo
- * starts again, as the statement caches do (sqlite-statements.ts).
+ * starts again, as the statement caches do (sqlite/sqlite-statements.ts).
  */
 import { CompiledQuery, sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { ResourceDef } from '../../manifest/index.ts';
 import type { ListQuery } from './list-query.ts';
-import type { SearchBy } from './search.ts';
-import type { Db, Scope } from './repository.ts';
+import type { Db, Scope, SearchBy } from './types.ts';
 import { JSON_COLUMN } from './json-records.ts';
 import { VERSION } from './tables.ts';
 
@@ -117,7 +116,7 @@ const byAny = new WeakMap<object, Map<string, CompiledQuery<Record<string, unkno
 
 /**
  * PostgreSQL: `recordQuery`'s select for an array of values (`<field> = any($1)`), each row with the
- * value it was asked by as text (ASKED), for the get-ones of a turn read together (record-batches.ts).
+ * value it was asked by as text (ASKED), for the get-ones of a turn read together (postgres/record-batches.ts).
  * Compiled once per table and field, as `recordQuery` is; the array bound when run.
  */
 export function recordsQuery(db: Db, table: string, field: string, values: readonly unknown[], asJson: RawBuilder<string>): CompiledQuery<Record<string, unknown>> {

@@ -7,22 +7,18 @@ import { dirname } from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { withStatementCache } from './sqlite-statements.ts';
-import { attachTurnReads, GroupCommitSqliteDialect } from './group-commit.ts';
-import { searchQueueFlusher } from './search-pending.ts';
-import { FALLBACK_CHECKPOINT_PAGES, startCheckpointer } from './checkpointer.ts';
-import { prepareReadingStatements } from './pg-statements.ts';
-import { attachReadPool, parseReadWorkers, ReadPool } from './read-pool.ts';
-import { batchRecords, parseBatchRecords } from './record-batches.ts';
-import { parsePipelines, PgPipelines, pipelinedKysely } from './pg-pipeline.ts';
+import type { Database } from './types.ts';
+import { ASKED, recordQuery, recordsQuery } from './compiled-queries.ts';
+import { withStatementCache } from './sqlite/sqlite-statements.ts';
+import { attachTurnReads, GroupCommitSqliteDialect } from './sqlite/group-commit.ts';
+import { searchQueueFlusher } from './sqlite/search-pending.ts';
+import { FALLBACK_CHECKPOINT_PAGES, startCheckpointer } from './sqlite/checkpointer.ts';
+import { attachReadPool, parseReadWorkers, ReadPool } from './sqlite/read-pool.ts';
+import { prepareReadingStatements } from './postgres/pg-statements.ts';
+import { batchRecords, parseBatchRecords } from './postgres/record-batches.ts';
+import { parsePipelines, PgPipelines, pipelinedKysely } from './postgres/pg-pipeline.ts';
 
-export type Engine = 'sqlite' | 'postgres';
-
-export interface Database {
-  db: Kysely<any>;
-  engine: Engine;
-  close(): Promise<void>;
-}
+export type { Database, Engine } from './types.ts';
 
 export interface ConnectOptions {
   /** `postgres://…` for PostgreSQL; anything else (or nothing) means SQLite at `file`. */
@@ -31,9 +27,9 @@ export interface ConnectOptions {
   file?: string;
   /** PostgreSQL schema to create (if absent) and use. */
   schema?: string;
-  /** SQLite file: threads reading list pages (read-pool.ts); left out, `READ_WORKERS` or one a CPU (at most 4, none on one CPU). */
+  /** SQLite file: threads reading list pages (sqlite/read-pool.ts); left out, `READ_WORKERS` or one a CPU (at most 4, none on one CPU). */
   readWorkers?: number;
-  /** PostgreSQL: pipelined connections for reads outside a transaction (pg-pipeline.ts); left out, `PG_PIPELINES` or 2. */
+  /** PostgreSQL: pipelined connections for reads outside a transaction (postgres/pg-pipeline.ts); left out, `PG_PIPELINES` or 2. */
   pipelines?: number;
 }
 
@@ -54,14 +50,14 @@ export async function connect(options: ConnectOptions): Promise<Database> {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   // The WAL is copied into the database (and both fsynced) by a worker thread, so no commit waits for
-  // it (checkpointer.ts); this connection does it itself only if the worker falls far behind.
+  // it (sqlite/checkpointer.ts); this connection does it itself only if the worker falls far behind.
   sqlite.pragma(`wal_autocheckpoint = ${file === ':memory:' ? 1000 : FALLBACK_CHECKPOINT_PAGES}`);
   const checkpointer = file === ':memory:' ? undefined : await startCheckpointer(file);
-  // Write transactions that come together share one commit, each acknowledged after it (group-commit.ts);
-  // the rows they queued for the search index are indexed just before it (search-pending.ts).
+  // Write transactions that come together share one commit, each acknowledged after it (sqlite/group-commit.ts);
+  // the rows they queued for the search index are indexed just before it (sqlite/search-pending.ts).
   const dialect = new GroupCommitSqliteDialect(sqlite, withStatementCache(sqlite), { beforeCommit: searchQueueFlusher(sqlite) });
   const db = new Kysely<any>({ dialect });
-  // Records read one at a time run together with the others of their turn (group-commit.ts `readInTurn`).
+  // Records read one at a time run together with the others of their turn (sqlite/group-commit.ts `readInTurn`).
   attachTurnReads(db, dialect.driver);
   // A memory database is this connection's alone: no other connection can read it.
   const readWorkers = file === ':memory:' ? 0 : (options.readWorkers ?? parseReadWorkers(process.env.READ_WORKERS));
@@ -88,14 +84,14 @@ async function connectPostgres(url: string, schema?: string, pipelinesOption?: n
   }
   const config: pg.ClientConfig = { connectionString: url, ...(schema ? { options: `-c search_path="${schema}"` } : {}) };
   const pool = new pg.Pool({ ...config, max: 10 });
-  // Each connection prepares the reads it runs, once (pg-statements.ts).
+  // Each connection prepares the reads it runs, once (postgres/pg-statements.ts).
   pool.on('connect', (client) => prepareReadingStatements(client));
   const dialect = new PostgresDialect({ pool });
-  // Reads outside a transaction go down a few pipelined connections (pg-pipeline.ts).
+  // Reads outside a transaction go down a few pipelined connections (postgres/pg-pipeline.ts).
   const pipelines = pipelinesOption ?? parsePipelines(process.env.PG_PIPELINES);
   const db = pipelines > 0 ? await pipelinedKysely(dialect, new PgPipelines(config, pipelines)) : new Kysely<any>({ dialect });
-  // Records read one at a time are read in one statement with the others of their turn (record-batches.ts).
-  if (parseBatchRecords(process.env.PG_BATCH_RECORDS)) batchRecords(db);
+  // Records read one at a time are read in one statement with the others of their turn (postgres/record-batches.ts).
+  if (parseBatchRecords(process.env.PG_BATCH_RECORDS)) batchRecords(db, { one: recordQuery, many: recordsQuery, asked: ASKED });
   return { db, engine: 'postgres', close: () => db.destroy() };
 }
 

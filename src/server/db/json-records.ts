@@ -18,13 +18,13 @@
  * `json_object` fail; the caller then answers by the row path (`listJson` in repository.ts). So does a
  * SQLite table with more columns than its functions take arguments.
  *
- * Both engines keep each record's text as it is written (stored-records.ts, pg-stored-records.ts): a read
+ * Both engines keep each record's text as it is written (stored-records.ts, postgres/pg-stored-records.ts): a read
  * answers the kept text, and writes the record itself only for a row that has none.
  */
 import { CompiledQuery, sql, type RawBuilder } from 'kysely';
-import type { ResourceDef } from '../../manifest/index.ts';
+import type { Registry, ResourceDef } from '../../manifest/index.ts';
 import { isSqlite } from './count.ts';
-import type { Db } from './repository.ts';
+import type { Db, KeptRecordsTable } from './types.ts';
 import { columnName } from './tables.ts';
 import { hasStoredRecords, keptKeyOf, storedOr } from './stored-records.ts';
 
@@ -49,7 +49,7 @@ const MAX_SQLITE_ARGUMENTS = 126;
  * once, 3 s turns, 8 each, 50 connections; 2026-11-27): SQLite 6,681 → 7,815 pages a second (+15 %), our
  * process's CPU 190 → 159 µs a page; PostgreSQL 3,100 → 3,216 (its backends are the bound there), ours
  * 219 → 197 µs a page. The joined text made a BLOB did no better on SQLite alone (−3 %, noise); with the
- * bytes moved from the worker (not copied) and the statement sent by number (read-pool.ts), our process's
+ * bytes moved from the worker (not copied) and the statement sent by number (sqlite/read-pool.ts), our process's
  * CPU a cold page under load went 108 → 97 µs on the main thread, 255 → 230 µs in all (50,000 products,
  * alternating, 4 runs each, 2026-11-28).
  *
@@ -134,6 +134,25 @@ export function recordJsonExpression(db: Db, r: ResourceDef, columns: readonly s
     : // PostgreSQL: `row_to_json` of the row's own columns writes compact JSON (`json_build_object` puts
       // " : " between each key and value, 8 % more bytes a page), as text: node-postgres would parse json.
       sql<string>`(select row_to_json(json_row) from (select ${sql.join(columns.map((name, i) => sql`${values[i]} as ${sql.ref(name)}`))}) as json_row)::text`;
+}
+
+/**
+ * Each resource's table as the engines' migrations of kept records take it (stored-records.ts): its
+ * record's columns and the SQL writing a row as that record. A text that binds a value could not be a
+ * trigger's: refused.
+ */
+export async function keptRecordsTables(db: Db, registry: Registry): Promise<KeptRecordsTable[]> {
+  const tables: KeptRecordsTable[] = [];
+  for (const r of registry.resources) {
+    const columns = await recordColumns(db, r);
+    const recordSql = (row: string) => {
+      const record = recordJsonExpression(db, r, columns!, row).compile(db);
+      if (record.parameters.length) throw new Error(`${r.name}: a record's text binds values (${record.sql})`);
+      return record.sql;
+    };
+    tables.push({ table: r.name, columns, recordSql });
+  }
+  return tables;
 }
 
 /** The name a walked search's page gives its walk (repository.ts), whose WALKED_KEY column `recordByRowidOf` reads. */

@@ -4,11 +4,13 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { Registry } from '../../manifest/index.ts';
-import type { Database, Engine } from './connect.ts';
-import { columnsOf, createIndex, indexesOf, type ColumnDef } from './tables.ts';
+import type { Database, Engine } from './types.ts';
+import { columnsOf, createIndex, indexesOf, itemsTablesOf, type ColumnDef } from './tables.ts';
 import { migrateSettings } from '../settings/index.ts';
 import { migrateSearch } from './search.ts';
-import { migrateStoredRecords } from './stored-records.ts';
+import { keptRecordsTables } from './json-records.ts';
+import { migrateSqliteStoredRecords } from './sqlite/stored-records.ts';
+import { migratePgStoredRecords } from './postgres/pg-stored-records.ts';
 
 function sqlType(storage: ColumnDef['storage'], engine: Engine) {
   if (storage === 'real') return engine === 'postgres' ? 'double precision' : 'real';
@@ -67,11 +69,43 @@ export async function migrate(database: Database, registry: Registry) {
     const indexes = indexesOf(r, engine);
     for (const index of indexes) await createIndex(db, r.name, index);
     if (have) await dropStaleIndexes(database, r.name, new Set(indexes.map((i) => i.name)));
+    await migrateItemsTables(database, r, existing);
   }
   if (engine === 'postgres') await trigramIndexes(database, registry);
   await migrateSearch(database, registry);
   await migrateStoredRecords(database, registry);
   await migrateInfrastructure(db);
+}
+
+/**
+ * The child tables of the resource's `items` fields (tables.ts `itemsTablesOf`), made or given their
+ * missing columns like any table, with their `(parentId, position)` index. The parent's writes delete
+ * its items (records/writes.ts): no foreign key, so a table may be made before or after its parent's.
+ */
+async function migrateItemsTables(database: Database, r: Registry['resources'][number], existing: Map<string, Set<string>>) {
+  const { db, engine } = database;
+  for (const t of itemsTablesOf(r)) {
+    const have = existing.get(t.name);
+    if (!have) {
+      let create = db.schema.createTable(t.name).ifNotExists();
+      for (const c of t.columns)
+        create = create.addColumn(c.name, sqlType(c.storage, engine) as 'text', (col) =>
+          c.name === 'id' ? col.primaryKey() : c.name === 'parentId' || c.name === 'position' ? col.notNull() : col,
+        );
+      await create.execute();
+    } else {
+      for (const c of t.columns)
+        if (!have.has(c.name)) await db.schema.alterTable(t.name).addColumn(c.name, sqlType(c.storage, engine) as 'text').execute();
+    }
+    await createIndex(db, t.name, t.index);
+  }
+}
+
+/** Makes, remakes or drops each table's kept records (stored-records.ts) as its columns now are, each engine its own way. */
+async function migrateStoredRecords(database: Database, registry: Registry) {
+  const tables = await keptRecordsTables(database.db, registry);
+  if (database.engine === 'sqlite') await migrateSqliteStoredRecords(database.db, tables);
+  else await migratePgStoredRecords(database.db, tables);
 }
 
 /**

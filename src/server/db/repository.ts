@@ -1,26 +1,23 @@
 /**
  * Generic data access for any manifest resource: lists in the simple-rest dialect, lookups, embeds and
  * row-level writes. Values arriving here are already validated; the rules of writing (slugs, parents,
- * hashes) live in `writes.ts`.
+ * hashes) live in `records/writes.ts`.
  */
-import { sql, type AliasedRawBuilder, type CompiledQuery, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { sql, type AliasedRawBuilder, type CompiledQuery, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Embed, Registry, ResourceDef } from '../../manifest/index.ts';
 import type { ListQuery } from './list-query.ts';
 import type { ReadCache } from './read-cache.ts';
 import { columnName, sortKeyOf } from './tables.ts';
-import { pageSearchBy, searchCondition, searchFieldsOf, searchOnlyCount, type SearchBy } from './search.ts';
+import { pageSearchBy, searchCondition, searchFieldsOf, searchOnlyCount } from './search.ts';
 import { countRows, isSqlite, tableRowsOf, type Total } from './count.ts';
 import { isBlobRefusal, joinedPage, JSON_COLUMN, recordByRowidOf, recordJsonOf, WALKED, WALKED_KEY, type JoinedRow } from './json-records.ts';
-import { readRows } from './read-pool.ts';
+import { readRows } from './sqlite/read-pool.ts';
 import { takeFirst, takeRows } from './taken-rows.ts';
 import { compiledListOf, compiledListStats, recordQuery, type CompiledList } from './compiled-queries.ts';
+import type { Db, Narrow, Row, Scope, SearchBy } from './types.ts';
 
-export type Row = Record<string, unknown>;
-export type Db = Kysely<any>;
-/** Exact matches a read adds to the list's own filters (a parent, a status). */
-export type Scope = Record<string, string | number>;
-/** Narrows a list's query further (to the rows the user reaches: `whereReachable` in ownership.ts). */
-export type Narrow = <QB extends SelectQueryBuilder<any, any, any>>(query: QB) => QB;
+// Declared in types.ts; also answered here, where most readers of the records already import from.
+export type { Db, Narrow, Row, Scope } from './types.ts';
 
 /** A row as the API answers it: no secret columns, ever; booleans (stored 0/1) as JSON booleans. */
 export function toRecord(r: ResourceDef, row: Row | undefined): Row | undefined {
@@ -280,7 +277,7 @@ async function readPage(db: Db, r: ResourceDef, query: ListQuery, scope: Scope |
     const rows: Row[] = await readRows<Row>(db, read.page(by));
     return { rows, ...n };
   }
-  // The page by a worker where there is one (read-pool.ts), the total (often kept) meanwhile.
+  // The page by a worker where there is one (sqlite/read-pool.ts), the total (often kept) meanwhile.
   const [rows, n] = await Promise.all([readRows<Row>(db, read.page('index')), read.total()]);
   return { rows, ...n };
 }

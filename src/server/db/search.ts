@@ -10,7 +10,7 @@
  *   case-sensitive, holding `lower(field)` exactly as SQLite computes it, keyed by the row's rowid and
  *   kept in step by triggers (insert, update of a searched field, delete; moving a row to the recycle
  *   bin and back is a delete and an insert), whose written rows are indexed as their transaction
- *   commits (search-pending.ts). A needle of three characters or more is a quoted FTS5
+ *   commits (sqlite/search-pending.ts). A needle of three characters or more is a quoted FTS5
  *   phrase over those trigrams, which matches exactly the rows whose lowered text holds it: the count
  *   is read from the index, and a page too, unless its matches are common enough that walking the
  *   sort's index and testing each row reaches the page sooner (`pageSearchBy`). A shorter needle has
@@ -21,11 +21,12 @@
  */
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import { listOptions, type Registry, type ResourceDef } from '../../manifest/index.ts';
-import type { Database } from './connect.ts';
+import type { Database, SearchBy } from './types.ts';
 import { isSqlite } from './count.ts';
 import { likeBound, likeLiteral } from './like.ts';
-import { queueRow, quote, SEARCH_PENDING, SEARCH_PENDING_DDL, searchedValues } from './search-pending.ts';
-import { keptState } from './trigger-tables.ts';
+import { quote } from './sql-names.ts';
+import { queueRow, SEARCH_PENDING, SEARCH_PENDING_DDL, searchedValues, searchTableOf } from './sqlite/search-pending.ts';
+import { keptState } from './sqlite/trigger-tables.ts';
 
 const searchFields = new WeakMap<ResourceDef, readonly string[]>();
 
@@ -35,9 +36,6 @@ export function searchFieldsOf(r: ResourceDef): readonly string[] {
   if (!fields) searchFields.set(r, (fields = Object.freeze(listOptions(r).search)));
   return fields;
 }
-
-/** The FTS5 table that indexes a resource's searchable fields (SQLite). */
-export const searchTableOf = (table: string) => `${table}_search`;
 
 /**
  * What a page of matches costs, read either way (50,000 top categories, SQLite alone): from the
@@ -61,9 +59,6 @@ export function pageSearchBy(matches: number, tableRows: number, end: number): S
   const walk = Math.min((end * tableRows) / matches, tableRows);
   return walk <= SCAN_ROWS_PER_MATCH * matches ? 'scan' : 'index';
 }
-
-/** How a page of a search is read: from the search index, or by walking the sort's index and testing each row. */
-export type SearchBy = 'index' | 'scan';
 
 /** The shortest needle a trigram index can look up: shorter ones are answered by the scan's predicate. */
 export const TRIGRAM = 3;
@@ -128,7 +123,7 @@ export function searchOnlyCount(db: Kysely<any>, r: ResourceDef, q: string) {
  * SQLite: creates, rebuilds or drops each resource's FTS5 table and its triggers so they match the
  * manifest's searchable fields. A table made now (a new database, a database from before this index,
  * a resource that gained or changed a searchable field) is filled from the rows already there. The
- * triggers queue written rows for the commit to index (search-pending.ts); a database whose triggers
+ * triggers queue written rows for the commit to index (sqlite/search-pending.ts); a database whose triggers
  * wrote the index row by row gets the queueing ones, its index kept as it is.
  */
 export async function migrateSearch(database: Database, registry: Registry): Promise<void> {

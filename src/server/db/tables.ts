@@ -3,9 +3,9 @@
  * and `updatedAt`. Passwords are stored only as `<field>Hash`. Read by the migrations and the repository.
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { listFields, listOptions, type FieldDef, type ResourceDef, type Storage } from '../../manifest/index.ts';
+import { itemsFieldsOf, itemsTableOf, listFields, listOptions, storedFieldsOf, type FieldDef, type ResourceDef, type Storage } from '../../manifest/index.ts';
 import { isIndexable, MAX_INDEXED_TEXT, maxLengthOf } from '../../manifest/rules.ts';
-import type { Engine } from './connect.ts';
+import type { Engine } from './types.ts';
 
 export interface ColumnDef {
   name: string;
@@ -20,7 +20,7 @@ export interface ColumnDef {
 }
 
 /**
- * Every record's version (DESIGN.md: "Records carry a version"): 1 when created, one more on each
+ * Every record's version (docs/architecture.md: "Records carry a version"): 1 when created, one more on each
  * update. One-record reads answer it as the `ETag`; an update sent with a stale `If-Match` gets 412.
  */
 export const VERSION = 'version';
@@ -87,7 +87,8 @@ export function columnName(f: FieldDef): string {
 export function columnsOf(r: ResourceDef): ColumnDef[] {
   return [
     { name: 'id', storage: 'text' },
-    ...r.fields.map((f) => ({ name: columnName(f), storage: f.storage, field: f })),
+    // An `items` field has no column: its sub-records are kept in a table of their own (`itemsTablesOf`).
+    ...storedFieldsOf(r).map((f) => ({ name: columnName(f), storage: f.storage, field: f })),
     { name: 'createdAt', storage: 'text' },
     { name: 'updatedAt', storage: 'text' },
     { name: VERSION, storage: 'integer', default: 1 },
@@ -137,4 +138,37 @@ export function indexesOf(r: ResourceDef, engine?: Engine): IndexDef[] {
     for (const sort of ordered) if (sort !== filter) sortIndex([filter, sort, 'id'], sort);
   }
   return out;
+}
+
+/** A child table of an `items` field: its columns and its one index, `(parentId, position)`. */
+export interface ItemsTableDef {
+  name: string;
+  /** The `items` field whose sub-records it keeps. */
+  field: FieldDef;
+  columns: ColumnDef[];
+  index: IndexDef;
+}
+
+/** The columns every item row has besides its sub-fields': its own id, its parent's, and its place in the list. */
+export const ITEM_COLUMNS = ['id', 'parentId', 'position'] as const;
+
+/**
+ * The child tables of a resource's `items` fields (`<resource>_<field>`): an id, the parent's id, the
+ * item's position in its list, and a column per sub-field; read and replaced by parent (line-items.ts).
+ */
+export function itemsTablesOf(r: ResourceDef): ItemsTableDef[] {
+  return itemsFieldsOf(r).map((f) => {
+    const name = itemsTableOf(r, f);
+    return {
+      name,
+      field: f,
+      columns: [
+        { name: 'id', storage: 'text' },
+        { name: 'parentId', storage: 'text' },
+        { name: 'position', storage: 'integer' },
+        ...f.items!.fields.map((sub) => ({ name: sub.name, storage: sub.storage, field: sub })),
+      ],
+      index: { name: `${name}_parentId_position_idx`, columns: ['parentId', 'position'], unique: false },
+    };
+  });
 }

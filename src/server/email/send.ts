@@ -6,7 +6,7 @@
 import { EMAIL_HISTORY, type EmailStatus } from '../../../resources/email.ts';
 import { MAX_LONG_TEXT, MAX_TEXT } from '../../manifest/rules.ts';
 import { newId } from '../db/id.ts';
-import type { Db } from '../db/repository.ts';
+import type { Db } from '../db/types.ts';
 import { readEmailConfig } from './config.ts';
 import { transportFor } from './transport.ts';
 

@@ -4,7 +4,7 @@
  * constants, so the document and `parseSliderQuery` cannot disagree.
  */
 import { MAX_SLIDER_PAGE, SLIDER_DEFAULTS, SLIDER_TYPES } from '../../domain/sliders.ts';
-import type { FixedRoute } from '../openapi/fixed-routes.ts';
+import type { FixedRoute } from '../openapi/types.ts';
 import { answer } from '../openapi/schemas.ts';
 import { SLIDERS_PATH } from './sliders.ts';
 

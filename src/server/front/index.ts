@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from '../../manifest/index.ts';
-import type { Db } from '../db/repository.ts';
+import type { Db } from '../db/types.ts';
 import './referrals.ts';
 import { registerSliders } from './sliders.ts';
 

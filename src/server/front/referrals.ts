@@ -6,11 +6,11 @@
 import { sql } from 'kysely';
 import { affiliateMessages } from '../../../resources/referrals.ts';
 import { AUDIT_LOG } from '../../../resources/system.ts';
-import { actorOf, audit } from '../db/audit.ts';
-import type { Db, Row } from '../db/repository.ts';
+import { actorOf, audit } from '../records/audit.ts';
+import type { Db, Row } from '../db/types.ts';
 import { VERSION } from '../db/tables.ts';
 import { badRequest, conflict, notFound, VALIDATION_FAILED } from '../errors.ts';
-import { registerHandlers, type HandlerContext } from '../routes/handlers.ts';
+import type { HandlerContext, Handlers } from '../routes/handlers.ts';
 import { MAX_TREE_ACCOUNTS, referralForest, type ReferralAccount, type TreeRoots } from './referral-tree.ts';
 
 const ACCOUNTS = 'users';
@@ -113,8 +113,8 @@ async function recordAffiliate({ db, registry, request, body, invalidate }: Hand
   return result;
 }
 
-registerHandlers({
+export const referralsHandlers = {
   referralTreeOfAgents: ({ db }) => tree(db, 'agents'),
   referralTreeOfUsers: ({ db }) => tree(db, 'users'),
   recordAffiliate,
-});
+} satisfies Handlers;

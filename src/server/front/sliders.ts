@@ -10,7 +10,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Registry, ResourceDef } from '../../manifest/index.ts';
 import { fillSliderEntry, parseSliderQuery, type SliderType } from '../../domain/sliders.ts';
-import type { Db, Row } from '../db/repository.ts';
+import type { Db, Row } from '../db/types.ts';
 import { badRequest } from '../errors.ts';
 
 /** Where the route is served. */

@@ -9,6 +9,8 @@ import {
   dialogAccess,
   formJsonSchema,
   parseCall,
+  transitionForm,
+  transitionsOf,
   urlOf,
   type Access,
   type Call,
@@ -343,6 +345,37 @@ function reorderSpec(r: ResourceDef, tag: string): CallSpec[] {
   ];
 }
 
+/**
+ * A resource's declared state transitions (src/manifest/states.ts): one route each, its body the
+ * transition's required fields by the same rule the route judges them with.
+ */
+function transitionSpecs(r: ResourceDef, tag: string): CallSpec[] {
+  return transitionsOf(r).map((ft) => {
+    const { field, transition: t } = ft;
+    const { resource, dialog } = transitionForm(r, ft);
+    const from = t.from === '*' ? 'any state' : t.from.join(' or ');
+    return {
+      call: dialog.call,
+      id: `${r.name}.transitions.${t.name}`,
+      tag,
+      access: t.roles,
+      summary: `${t.label} (${field.name} → ${t.to})`,
+      description: `Moves the ${lower(r.label)}’s ${field.name} from ${from} to ${t.to}; its body holds only the fields the transition requires.`,
+      parameters: [IF_MATCH],
+      requestBody: jsonBody(formJsonSchema(resource, dialog)),
+      responses: {
+        200: ok(`The updated ${lower(r.label)}.`, refTo(r.name), ETAG),
+        409: answer('Conflict'),
+        412: ok('The record changed since the `If-Match` version was read: nothing was written.', {
+          type: 'object',
+          properties: { message: { type: 'string' }, current: refTo(r.name) },
+          required: ['message', 'current'],
+        }),
+      },
+    };
+  });
+}
+
 /** Every call a resource declares, described. */
 function resourceSpecs(registry: Registry, r: ResourceDef): CallSpec[] {
   const tag = r.plural;
@@ -352,6 +385,7 @@ function resourceSpecs(registry: Registry, r: ResourceDef): CallSpec[] {
     ...Object.entries(r.operations).map(([name, op]) => operationSpec(r, name, op, tag)),
     ...defaultRecordSpecs(r, tag),
     ...reorderSpec(r, tag),
+    ...transitionSpecs(r, tag),
   ];
 }
 

@@ -9,7 +9,7 @@ import { SESSION_COOKIE, SESSION_DAYS } from '../auth/sessions.ts';
 import { newPassword, PASSWORD_PATH } from '../auth/password-change.ts';
 import { MUST_CHANGE_MESSAGE } from '../auth/account-state.ts';
 import { answer, jsonSchemaOf, refTo, rolesOf } from './schemas.ts';
-import type { Method, Operation } from './types.ts';
+import type { FixedRoute } from './types.ts';
 import { frontRoutes } from '../front/docs.ts';
 
 /** Where the OpenAPI document is served. */
@@ -25,12 +25,6 @@ const FILES_TAG = 'Stored files';
 const DOCS_TAG = 'API documentation';
 
 /** A route described by hand: its method, its path in OpenAPI syntax, and the operation. */
-export interface FixedRoute {
-  method: Method;
-  path: string;
-  operation: Operation;
-}
-
 const session = [{ sid: [] }];
 
 /** The routes outside the manifests, described. */
@@ -44,7 +38,8 @@ export function fixedRoutes(): FixedRoute[] {
         summary: 'Sign in',
         description:
           `Answers the user and sets the httpOnly session cookie \`${SESSION_COOKIE}\` (valid ${SESSION_DAYS} days). ` +
-          'Failed attempts are limited per address and account.',
+          'Wrong passwords are counted per account and per address; past a few, each attempt is held for its turn ' +
+          '(a delay that doubles), and only a flood faster than that is refused (429, `Retry-After`).',
         tags: [AUTH_TAG],
         security: [],
         requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(credentials) } } },
@@ -96,6 +91,7 @@ export function fixedRoutes(): FixedRoute[] {
           400: answer('BadRequest'),
           401: answer('Unauthorized'),
           403: answer('Forbidden'),
+          429: answer('TooManyRequests'),
         },
       },
     },

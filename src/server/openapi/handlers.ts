@@ -28,7 +28,7 @@ const MB = MAX_FILE_BYTES / 1024 / 1024;
 const accepted = UPLOAD_ENDPOINTS.map((e) => `\`${e}\`: ${ENDPOINT_TYPES[e].join(', ')}`).join('; ');
 const messageSchema = { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] };
 
-/** Handler docs by the handler's registered name (`registerHandlers`). */
+/** Handler docs by the handler's name in the server's map (src/server/handlers.ts). */
 export const handlerDocs: Record<string, HandlerDoc> = {
   uploadFiles: {
     summary: 'Upload files',

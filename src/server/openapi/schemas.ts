@@ -43,6 +43,13 @@ export function recordSchema(r: ResourceDef): JsonSchema {
     else if (column.storage === 'integer') properties[column.name] = { type: 'integer' };
     else properties[column.name] = { type: 'string', ...(column.name.endsWith('At') ? { format: 'date-time' } : {}) };
   }
+  // An `items` field: its sub-records embedded as a list, in position order (line-items.ts).
+  for (const f of r.fields)
+    if (f.kind === 'items') {
+      const item: Record<string, JsonSchema> = {};
+      for (const sub of f.items!.fields) item[sub.name] = { ...valueSchema(sub), title: labelOf(sub) };
+      properties[f.name] = { type: 'array', title: labelOf(f), items: { type: 'object', properties: item } };
+    }
   return { type: 'object', title: r.label, properties, required: ['id'] };
 }
 

@@ -78,3 +78,10 @@ export interface OpenApiDocument {
     securitySchemes: Record<string, Record<string, unknown>>;
   };
 }
+
+/** A route outside the manifests, described (fixed-routes.ts, front/docs.ts). */
+export interface FixedRoute {
+  method: Method;
+  path: string;
+  operation: Operation;
+}

@@ -8,7 +8,7 @@ import type { Socket } from 'socket.io';
 import type { FastifyInstance } from 'fastify';
 import { originOf } from '../csrf.ts';
 import type { TrustProxy } from '../config.ts';
-import type { Db } from '../db/repository.ts';
+import type { Db } from '../db/types.ts';
 import { DISABLED_MESSAGE, isDisabled, MUST_CHANGE_MESSAGE, mustChangePassword } from '../auth/account-state.ts';
 import { SESSION_COOKIE, sessionIdOf, userOfSession } from '../auth/sessions.ts';
 

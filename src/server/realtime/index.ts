@@ -10,7 +10,7 @@ import { createShardedAdapter } from '@socket.io/redis-adapter';
 import { SOCKET_EVENTS, SOCKET_MAX_MESSAGE_BYTES, SOCKET_PATH, userRoom, type UnreadAnswer } from '../../features/notifications/contract.ts';
 import type { TrustProxy } from '../config.ts';
 import type { RedisClient } from '../cluster/redis.ts';
-import type { Db } from '../db/repository.ts';
+import type { Db } from '../db/types.ts';
 import { onSessionsEnded } from '../auth/sessions.ts';
 import { authenticate, originCheck, type SocketData } from './handshake.ts';
 import { listen } from './events.ts';

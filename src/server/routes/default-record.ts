@@ -6,10 +6,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { issuesByField, parseCall, routerPath, urlOf, type Registry, type ResourceDef } from '../../manifest/index.ts';
-import { guard } from '../auth/guard.ts';
-import { actorOf, audit } from '../db/audit.ts';
+import { guardFor } from '../auth/guard.ts';
+import { actorOf, audit } from '../records/audit.ts';
 import { findBy, toRecord, type Db } from '../db/repository.ts';
-import { holdsRequired } from '../db/writes.ts';
+import { holdsRequired } from '../records/writes.ts';
 import type { ReadCache } from '../db/read-cache.ts';
 import { badRequest, VALIDATION_FAILED } from '../errors.ts';
 import { getSetting, setSetting, SETTINGS } from '../settings/index.ts';
@@ -35,7 +35,7 @@ export function registerDefaultRecord(app: FastifyInstance, db: Db, _registry: R
   app.route({
     method: read.method,
     url: routerPath(urlOf(read.path)),
-    preHandler: guard(r.access.read),
+    preHandler: guardFor(r, { defaultRecord: spec, write: false }),
     handler: async (_request, reply) => {
       const answer = await cache.get(key, [r.name, SETTINGS], async (): Promise<Answer> => ({ body: JSON.stringify(await current(db)) }));
       return sendAnswer(reply, answer);
@@ -47,7 +47,7 @@ export function registerDefaultRecord(app: FastifyInstance, db: Db, _registry: R
   app.route({
     method: write.method,
     url: routerPath(urlOf(write.path)),
-    preHandler: guard(spec.access ?? r.access.write),
+    preHandler: guardFor(r, { defaultRecord: spec, write: true }),
     handler: async (request) => {
       const parsed = schema.safeParse(request.body ?? {});
       if (!parsed.success) throw badRequest(VALIDATION_FAILED, issuesByField(parsed.error));

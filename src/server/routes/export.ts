@@ -37,7 +37,8 @@ export function wantsCsv(query: Record<string, unknown>): boolean {
  * password's hash is not a field's value), and when the record was made and last changed.
  */
 export function csvColumns(r: ResourceDef): string[] {
-  return [...new Set(['id', ...r.fields.filter((f) => !f.secret).map((f) => f.name), 'createdAt', 'updatedAt'])];
+  // An `items` field's sub-records are no cell's value: the CSV holds the records' own columns.
+  return [...new Set(['id', ...r.fields.filter((f) => !f.secret && f.kind !== 'items').map((f) => f.name), 'createdAt', 'updatedAt'])];
 }
 
 /**

@@ -1,16 +1,15 @@
 /**
- * Named server handlers for `action` dialogs and `operations`, whose calls are more than a create,
- * update or delete, and hooks that run after a resource's records are deleted. Manifests name the
- * handlers; features add theirs with `registerHandlers` / `registerAfterRemove` when their module
- * loads. The routes check every name a manifest uses when they are registered, so a module that
- * registers handlers must be imported before `registerManifestRoutes` runs (app.ts imports them).
+ * What a named server handler is given, for `action` dialogs and `operations` whose calls are more than a
+ * create, update or delete. The handlers themselves are gathered in one map (src/server/handlers.ts),
+ * whose names the manifests' `handler` are checked against by the type checker and at start-up.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { issuesByField, type Registry, type ResourceDef } from '../../manifest/index.ts';
 import { badRequest, VALIDATION_FAILED } from '../errors.ts';
-import type { Db, Row } from '../db/repository.ts';
-import { restoreFromBin } from './recycle.ts';
+import type { Db, Row } from '../db/types.ts';
+import type { RecordsService } from '../records/service.ts';
+import { ifMatchOf } from './versions.ts';
 
 export interface HandlerContext {
   db: Db;
@@ -38,6 +37,13 @@ export interface HandlerContext {
    */
   record?: Row;
   /**
+   * The records service as the caller writes (its account, reach and host): every write a handler makes
+   * goes through it, so it is owned, hooked, audited and dropped from the cache like a dialog's.
+   */
+  records: RecordsService;
+  /** The version the caller last saw (`If-Match`), for `records.update`: a stale one is a 412. */
+  ifMatch?: number;
+  /**
    * Marks a table as written, so cached reads of it are dropped. The declaring resource is marked
    * after every call; a handler that writes other tables must mark them.
    */
@@ -63,13 +69,14 @@ export function validBody(schema: z.ZodType, raw: unknown): Record<string, unkno
 /** Calls a named handler for a request: what dialogs' actions and operations share. */
 export function callHandler(
   named: Handler,
-  base: Pick<HandlerContext, 'db' | 'registry' | 'resource' | 'invalidate' | 'record'>,
+  base: Pick<HandlerContext, 'db' | 'registry' | 'resource' | 'invalidate' | 'record' | 'records'>,
   request: FastifyRequest,
   reply: FastifyReply,
   body: Record<string, unknown>,
 ): Promise<unknown> {
   return named({
     ...base,
+    ifMatch: ifMatchOf(request),
     request,
     reply,
     params: request.params as Record<string, string>,
@@ -78,33 +85,8 @@ export function callHandler(
   });
 }
 
-/** Every named handler. Add to it with `registerHandlers`. */
-export const handlers: Handlers = { restoreFromBin };
-
-/** Adds named handlers; a name may be registered once only. */
-export function registerHandlers(more: Handlers) {
-  for (const [name, handler] of Object.entries(more)) {
-    if (handlers[name] && handlers[name] !== handler) throw new Error(`Server handler '${name}' is registered twice`);
-    handlers[name] = handler;
-  }
-}
-
-/**
- * Runs in the delete's transaction, after a record was deleted for good (not moved to the recycle bin),
- * with the request that deleted it (whose `server` is the app: its storage, its settings).
- */
-export type AfterRemove = (row: Row, trx: Db, request: FastifyRequest) => Promise<void>;
-
-/** Hooks run after a record of the resource (by name) is deleted. Add to it with `registerAfterRemove`. */
-export const afterRemove: Record<string, AfterRemove> = {};
-
-export function registerAfterRemove(resource: string, hook: AfterRemove) {
-  if (afterRemove[resource] && afterRemove[resource] !== hook) throw new Error(`afterRemove for '${resource}' is registered twice`);
-  afterRemove[resource] = hook;
-}
-
-/** Fails (at startup) when a manifest names a handler nobody registered. */
-export function checkHandlers(registry: Registry) {
+/** Fails (at startup) when a manifest names a handler the map does not hold (src/server/handlers.ts). */
+export function checkHandlers(registry: Registry, handlers: Handlers) {
   const missing: string[] = [];
   for (const r of registry.resources) {
     for (const [type, d] of Object.entries(r.dialogs))

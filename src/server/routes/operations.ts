@@ -4,12 +4,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { parseCall, routerPath, urlOf, type OperationDef, type Registry, type ResourceDef } from '../../manifest/index.ts';
-import { guard } from '../auth/guard.ts';
-import type { Db } from '../db/repository.ts';
+import { guardFor } from '../auth/guard.ts';
+import type { Db } from '../db/types.ts';
 import type { ReadCache } from '../db/read-cache.ts';
 import { answer } from './dialogs.ts';
 import { callHandler, validBody, type Handlers } from './handlers.ts';
-import { reachableRow } from '../db/ownership.ts';
+import { recordsOf } from './records-of.ts';
 import { notificationsOf, notifyDeclared } from '../../features/notifications/server/declared.ts';
 
 export function registerOperation(
@@ -26,7 +26,7 @@ export function registerOperation(
   if (!named) throw new Error(`Operation ${r.name}.${name}: no server handler named '${op.handler}'`);
   const { method, path, params } = parseCall(op.call);
   // An operation on one record of an owned resource: a record out of the caller's reach is a 404
-  // before the handler runs (handlers that load the row use `reachableRow` themselves too).
+  // before the handler runs (handlers are given it as `record`).
   const ownedRecord = !!r.owner && params.includes('id');
   const invalidate = (table: string) => cache.invalidate(table);
   const url = routerPath(urlOf(path));
@@ -39,13 +39,14 @@ export function registerOperation(
     scope.route({
       method,
       url: at,
-      preHandler: guard(op.access ?? r.access.write),
+      preHandler: guardFor(r, { operation: op }),
       handler: async (request, reply) => {
-        const record = ownedRecord ? await reachableRow(db, registry, r, request.user, (request.params as { id?: string }).id) : undefined;
+        const records = recordsOf(request, db, registry);
+        const record = ownedRecord ? await records.reachable(r, (request.params as { id?: string }).id) : undefined;
         const body = op.body ? validBody(op.body, request.body) : {};
         let result: unknown;
         try {
-          result = await callHandler(named, { db, registry, resource: r, invalidate, record }, request, reply, body);
+          result = await callHandler(named, { db, registry, resource: r, invalidate, record, records }, request, reply, body);
         } finally {
           invalidate(r.name);
         }

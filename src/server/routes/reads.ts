@@ -18,10 +18,11 @@ import {
   type Registry,
   type ResourceDef,
 } from '../../manifest/index.ts';
-import { guard } from '../auth/guard.ts';
+import { guardFor } from '../auth/guard.ts';
 import { embed, embeddedTables, findBy, list, listJson, listQueries, toRecord, type Db, type Narrow, type Row, type Scope } from '../db/repository.ts';
-import { accountsWhere, findReachable, findReachableJson, reachOf, reachTables, whereReachable, type Reach } from '../db/ownership.ts';
+import { accountsWhere, findReachable, findReachableJson, reachOf, reachTables, whereReachable, type Reach } from '../records/ownership.ts';
 import { parseListQuery, storedValue, type ListQuery } from '../db/list-query.ts';
+import { hasItems, withItems } from '../db/line-items.ts';
 import { ESTIMATED_HEADER } from '../db/count.ts';
 import type { ReadCache } from '../db/read-cache.ts';
 import { notFound } from '../errors.ts';
@@ -61,7 +62,7 @@ export function registerRead(
 ) {
   const { path } = parseCall(read.call);
   const url = routerPath(urlOf(path));
-  const preHandler = guard(read.access ?? r.access.read);
+  const preHandler = guardFor(r, { read });
   // The answer's schema, from the manifest, and its serialiser (response-schemas.ts).
   const options = { preHandler, ...responseOptionsOf(registry, r, read) };
   // The specification writes some reads both ways (`GET /social-links?type=` and `GET /social-links/`):
@@ -115,6 +116,8 @@ function registerOne(get: Get, url: string, db: Db, registry: Registry, r: Resou
   // The path's one parameter, when the value is not fixed.
   const param = parseCall(read.call).params[0];
   const tables = [r.name, ...embeddedTables(registry, r, read.embed)];
+  // Items are written only with their parent, whose table every such write invalidates.
+  const items = hasItems(r);
   get(async (request, reply) => {
     // A fixed value (`/site-settings/delivery-time-notice`), else the path's one parameter; as stored,
     // so `/countries/7` and `/countries/07` share an entry (and a malformed one is a 400, never kept).
@@ -122,12 +125,14 @@ function registerOne(get: Get, url: string, db: Db, registry: Registry, r: Resou
     // Another owner's record is answered as one that does not exist.
     const owned = ownershipOf(registry, r, request, ALL_ROWS);
     const answer = await cache.get(`one ${url} ${typeof value} ${value} ${owned.reach.key}`, withOwned(tables, owned), async (): Promise<Answer> => {
-      // Nothing embedded: the record as the database writes it (findReachableJson).
-      const written = read.embed ? undefined : await findReachableJson(db, registry, r, owned.reach, by, value);
+      // Nothing embedded: the record as the database writes it (findReachableJson). A record with `items`
+      // is answered from its row, its items embedded (line-items.ts): the JSON text holds its columns only.
+      const written = read.embed || items ? undefined : await findReachableJson(db, registry, r, owned.reach, by, value);
       if (written === null) throw notFound(`${r.label} not found.`);
       if (written) return { body: written.record, headers: { ETag: etagOf(written.version) } };
       const row = toRecord(r, await findReachable(db, registry, r, owned.reach, by, value));
       if (!row) throw notFound(`${r.label} not found.`);
+      if (items) await withItems(db, r, [row]);
       const body = serialize(reply, read.embed ? (await embed(db, registry, r, [row], read.embed))[0] : row);
       // The version an update dialog sends back as If-Match.
       return { body, headers: { ETag: etagOf(row.version) } };
@@ -143,6 +148,7 @@ function registerGrouped(get: Get, url: string, db: Db, registry: Registry, r: R
     const owned = ownershipOf(registry, r, request, ALL_ROWS);
     const answer = await cache.get(`grouped ${url} ${owned.reach.key}`, withOwned([r.name], owned), async (): Promise<Answer> => {
       const rows = (await listQueries(db, r, query, undefined, owned.narrow).page.execute()).map((row) => toRecord(r, row)!);
+      if (hasItems(r)) await withItems(db, r, rows);
       // Grouped in a Map: the names are users' text, and on a plain object a group named `constructor`,
       // `toString` or `__proto__` found what Object.prototype holds under that name, not an array (a 500).
       const groups = new Map<string, Row[]>();
@@ -231,8 +237,9 @@ function registerList(get: Get, url: string, db: Db, registry: Registry, r: Reso
       const kept = { cache, tables: readFrom };
       const limit = parsed.end - parsed.start + 1;
       const page = Math.floor(parsed.start / limit) + 1;
-      // The records written as JSON by the database itself (json-records.ts), unless the read embeds others.
-      const written = read.embed ? undefined : await listJson(db, r, parsed, scope, kept, owned.narrow);
+      // The records written as JSON by the database itself (json-records.ts), unless the read embeds others
+      // or the records have items (read for the whole page in one query per items field: line-items.ts).
+      const written = read.embed || hasItems(r) ? undefined : await listJson(db, r, parsed, scope, kept, owned.narrow);
       let body: string | Buffer, count: number, total: number, estimated: boolean | undefined;
       if (written) {
         ({ total, estimated } = written);
@@ -246,6 +253,7 @@ function registerList(get: Get, url: string, db: Db, registry: Registry, r: Reso
         const listed = await list(db, r, parsed, scope, kept, owned.narrow);
         ({ total, estimated } = listed);
         count = listed.rows.length;
+        if (hasItems(r)) await withItems(db, r, listed.rows);
         const data = read.embed ? await embed(db, registry, r, listed.rows, read.embed) : listed.rows;
         body = serialize(reply, paging === 'page' ? { data, total, page, limit } : data);
       }

@@ -7,8 +7,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { issuesByField, parseCall, routerPath, urlOf, type ResourceDef } from '../../manifest/index.ts';
 import { withinStorage } from '../../manifest/rules.ts';
-import { guard } from '../auth/guard.ts';
-import { actorOf, audit } from '../db/audit.ts';
+import { guardFor } from '../auth/guard.ts';
+import { actorOf, audit } from '../records/audit.ts';
 import { toRecord, type Db, type Row } from '../db/repository.ts';
 import { VERSION } from '../db/tables.ts';
 import type { ReadCache } from '../db/read-cache.ts';
@@ -42,7 +42,7 @@ export function registerReorder(app: FastifyInstance, db: Db, r: ResourceDef, ca
   app.route({
     method,
     url: routerPath(urlOf(path)),
-    preHandler: guard(r.access.write),
+    preHandler: guardFor(r, 'write'),
     handler: async (request) => {
       const parsed = schema.safeParse(request.body ?? {});
       if (!parsed.success) throw badRequest(VALIDATION_FAILED, issuesByField(parsed.error));

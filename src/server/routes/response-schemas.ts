@@ -18,7 +18,7 @@
 import { createRequire } from 'node:module';
 import type { FastifyReply } from 'fastify';
 import type { Embed, ReadDef, Registry, ResourceDef } from '../../manifest/index.ts';
-import { columnsOf, type ColumnDef } from '../db/tables.ts';
+import { columnsOf, itemsTablesOf, ITEM_COLUMNS, type ColumnDef } from '../db/tables.ts';
 
 type Schema = Record<string, unknown>;
 type Serializer = (value: unknown) => string;
@@ -42,6 +42,12 @@ function typesOf(c: ColumnDef): string[] {
 export function recordSchema(registry: Registry, r: ResourceDef, embed?: Embed): Schema {
   const properties: Record<string, Schema> = {};
   for (const c of columnsOf(r)) if (!c.field?.secret) properties[c.name] = { type: typesOf(c) };
+  // An `items` field: its list of sub-records (line-items.ts), each its sub-fields' values.
+  for (const t of itemsTablesOf(r)) {
+    const item: Record<string, Schema> = {};
+    for (const c of t.columns) if (!(ITEM_COLUMNS as readonly string[]).includes(c.name)) item[c.name] = { type: typesOf(c) };
+    properties[t.field.name] = { type: 'array', items: { type: 'object', properties: item, additionalProperties: true } };
+  }
   for (const [key, { via, embed: deeper }] of Object.entries(embed ?? {})) {
     const target = registry.resource(r.fields.find((f) => f.name === via)!.reference!);
     // An embedded record, or null when the reference finds none.

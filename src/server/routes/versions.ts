@@ -1,6 +1,6 @@
 /**
- * Record versions on the wire (DESIGN.md: "Records carry a version: one-record reads send an ETag; an
- * update with a stale If-Match gets 412"). The version itself is kept by the writes (`db/writes.ts`).
+ * Record versions on the wire (docs/architecture.md: "Records carry a version: one-record reads send an ETag; an
+ * update with a stale If-Match gets 412"). The version itself is kept by the writes (`records/writes.ts`).
  */
 import type { FastifyRequest } from 'fastify';
 import { badRequest } from '../errors.ts';

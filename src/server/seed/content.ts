@@ -18,7 +18,7 @@ import type { Registry } from '../../manifest/index.ts';
 import { COUNTRIES } from '../../domain/countries.ts';
 import { slugify } from '../../domain/slug.ts';
 import { newId } from '../db/id.ts';
-import type { Db, Row } from '../db/repository.ts';
+import type { Db, Row } from '../db/types.ts';
 import { columnsOf } from '../db/tables.ts';
 import { setSetting } from '../settings/index.ts';
 

@@ -7,7 +7,7 @@ import { ROLES, type Registry } from '../../manifest/index.ts';
 import { slugify } from '../../domain/slug.ts';
 import { hashPassword } from '../auth/password.ts';
 import { newId } from '../db/id.ts';
-import type { Db } from '../db/repository.ts';
+import type { Db } from '../db/types.ts';
 import { departments, subChildKinds, subKinds } from './category-tree.ts';
 import { seedContent, seedCountries } from './content.ts';
 import { seedAccountStates } from './account-states.ts';

@@ -15,7 +15,7 @@ import { computations } from '../../domain/computed.ts';
 import { firstFreeId } from '../../domain/names.ts';
 import { newInviteCode } from '../accounts/invite-code.ts';
 import { newId } from '../db/id.ts';
-import type { Db, Row } from '../db/repository.ts';
+import type { Db, Row } from '../db/types.ts';
 import { columnsOf } from '../db/tables.ts';
 import type { Stamp } from './content.ts';
 

@@ -16,10 +16,9 @@ import {
   type CommissionStatus,
 } from '../../domain/commission.ts';
 import { slugify } from '../../domain/slug.ts';
-import { DEFAULT_SITE_COMMISSION } from '../../features/commission/defaults.ts';
-import { SITE_COMMISSION_NAME } from '../../../resources/products.ts';
+import { DEFAULT_SITE_COMMISSION, SITE_COMMISSION_NAME } from '../../features/commission/defaults.ts';
 import { newId } from '../db/id.ts';
-import type { Db, Row } from '../db/repository.ts';
+import type { Db, Row } from '../db/types.ts';
 import { columnsOf } from '../db/tables.ts';
 import type { Stamp } from './content.ts';
 

@@ -3,7 +3,7 @@
  * of it may be cached under the table name SETTINGS; a write must invalidate that name.
  */
 import type { Kysely } from 'kysely';
-import type { Db } from '../db/repository.ts';
+import type { Db } from '../db/types.ts';
 
 /** The table, and the name cached reads of it are kept under. */
 export const SETTINGS = 'settings';

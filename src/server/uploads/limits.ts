@@ -2,10 +2,11 @@
  * How much a user who is not an admin may upload: a storage quota (the bytes of their stored files,
  * as the `media` table records them) and a number of upload requests a minute. Admins have neither.
  *
- * Both hold under bursts of parallel requests, not only under a sequence (DESIGN.md): an upload is
+ * Both hold under bursts of parallel requests, not only under a sequence (docs/architecture.md): an upload is
  * counted against the rate *before* its body is read, and its bytes are reserved against the quota,
- * under a per-user lock, *before* they are stored, so parallel uploads see each other's bytes while the
- * slow part (storage, the insert) runs; the database's total is read once per burst (see `usage`). The state is one server's, in memory: several servers over one
+ * under a per-user lock, *before* its body is read (what its Content-Length promises) and further as
+ * they arrive, so parallel uploads see each other's bytes while they stream and while the slow part
+ * (storage, the insert) runs; the database's total is read once per burst (see `usage`). The state is one server's, in memory: several servers over one
  * PostgreSQL each hold the rate and can each let one burst's reservations through.
  */
 import { WindowCounter } from '../auth/limiter.ts';
@@ -39,6 +40,12 @@ export const limitMessages = {
     `Your ${sizeText(quota)} upload quota is used up. Delete files you no longer need, or ask an admin.`,
   quotaShort: (needed: number, left: number, quota: number) =>
     `These files take ${sizeText(needed, Math.ceil)}, but only ${sizeText(left, Math.floor)} of your ${sizeText(quota)} upload quota is left.`,
+  /** Refused by its Content-Length, before any of the body is read. */
+  quotaBody: (sent: number, left: number, quota: number) =>
+    `This upload sends ${sizeText(sent, Math.ceil)}, but only ${sizeText(left, Math.floor)} of your ${sizeText(quota)} upload quota is left.`,
+  /** Refused while the files arrive, before the rest is read. */
+  quotaOver: (received: number, left: number, quota: number) =>
+    `These files take more than ${sizeText(received, Math.floor)}, but only ${sizeText(left, Math.floor)} of your ${sizeText(quota)} upload quota is left.`,
   rateTitle: 'Too many uploads',
   rate: (perMinute: number, seconds: number) =>
     `You can upload at most ${perMinute} times a minute. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
@@ -64,8 +71,22 @@ interface Usage {
   pending: number;
 }
 
-/** Frees a reservation: `kept` when the files were recorded (they count from now on), else given up. */
-export type Release = (kept: boolean) => void;
+/**
+ * One upload's share of its sender's quota, held from before its body is read until its files are
+ * recorded or given up. It starts at what the body's length promises (`reserve`), follows the bytes as
+ * they arrive (`receiving`), and is set to the files' exact size once they are all in (`settle`).
+ */
+export interface Reservation {
+  /**
+   * `bytes` more of files arrived: throws 413 when the sender's uploads would then pass the quota by
+   * more than the reservation's slack (the exact judgement is `settle`'s).
+   */
+  receiving(bytes: number): void;
+  /** The files' exact bytes: throws 413 (naming them and what is left) when they do not fit the quota. */
+  settle(bytes: number): void;
+  /** Frees the reservation: `kept` when the files were recorded (they count from now on), else given up. */
+  release(kept: boolean): void;
+}
 
 /** One app's upload limits, with the counters and reservations that enforce them. */
 export class UploadLimiter {
@@ -104,33 +125,53 @@ export class UploadLimiter {
   }
 
   /**
-   * Reserves `bytes` of `user`'s quota, or throws 413 when their recorded files (`stored`), the uploads
-   * of theirs still being stored and these would exceed it. Answers the function that frees the
-   * reservation: call it once the files are recorded (`kept`) or given up.
+   * Reserves `bytes` of `user`'s quota (what the body's length promises of files; 0 when unknown), or
+   * throws 413 when their recorded files (`stored`), the uploads of theirs under way and these would
+   * exceed it (`sent`: the body's length, for the message). While the body arrives the reservation may
+   * grow past the quota by `slack` bytes (the body's framing, which `bytes` left out): the files' exact
+   * size is judged at `settle`, so a refusal names it.
    */
-  async reserve(user: string, bytes: number, stored: () => Promise<number>): Promise<Release> {
+  async reserve(user: string, bytes: number, stored: () => Promise<number>, { sent = bytes, slack = 0 } = {}): Promise<Reservation> {
     return this.inTurn(user, async () => {
       const { quotaBytes } = this.limits;
       const usage = this.usage.get(user) ?? { bytes: await stored(), pending: 0 };
-      if (usage.bytes + bytes > quotaBytes) {
-        const left = Math.max(0, quotaBytes - usage.bytes);
-        throw new UploadLimitError(
-          413,
-          limitMessages.quotaTitle,
-          left === 0 ? limitMessages.quotaFull(quotaBytes) : limitMessages.quotaShort(bytes, left, quotaBytes),
-        );
-      }
+      if (usage.bytes + bytes > quotaBytes) throw this.refusal(quotaBytes - usage.bytes, sent, limitMessages.quotaBody);
       usage.bytes += bytes;
       usage.pending++;
       this.usage.set(user, usage);
+      let held = bytes;
+      let received = 0;
       let freed = false;
-      return (kept: boolean) => {
-        if (freed) return;
-        freed = true;
-        if (!kept) usage.bytes -= bytes;
-        if (--usage.pending === 0 && this.usage.get(user) === usage) this.usage.delete(user);
+      return {
+        receiving: (more) => {
+          received += more;
+          if (received <= held) return;
+          if (usage.bytes + (received - held) > quotaBytes + slack)
+            throw this.refusal(quotaBytes - (usage.bytes - held), received, limitMessages.quotaOver);
+          usage.bytes += received - held;
+          held = received;
+        },
+        settle: (exact) => {
+          const others = usage.bytes - held;
+          if (others + exact > quotaBytes) throw this.refusal(quotaBytes - others, exact, limitMessages.quotaShort);
+          usage.bytes = others + exact;
+          held = exact;
+        },
+        release: (kept) => {
+          if (freed) return;
+          freed = true;
+          if (!kept) usage.bytes -= held;
+          if (--usage.pending === 0 && this.usage.get(user) === usage) this.usage.delete(user);
+        },
       };
     });
+  }
+
+  /** The 413 for `needed` bytes when `left` are left of the quota (none left: the quota is used up). */
+  private refusal(left: number, needed: number, short: (needed: number, left: number, quota: number) => string) {
+    const { quotaBytes } = this.limits;
+    const room = Math.max(0, left);
+    return new UploadLimitError(413, limitMessages.quotaTitle, room === 0 ? limitMessages.quotaFull(quotaBytes) : short(needed, room, quotaBytes));
   }
 
   /** Runs `step` after `user`'s earlier steps have finished (one at a time per user). */

@@ -17,6 +17,11 @@ export function newStoredPath(endpoint: UploadEndpoint, type: FileType): string 
   return `${endpoint}/${randomBytes(12).toString('hex')}.${type}`;
 }
 
+/** The endpoint a stored path is filed under (its first segment). */
+export function endpointOfStoredPath(path: string): UploadEndpoint {
+  return path.slice(0, path.indexOf('/')) as UploadEndpoint;
+}
+
 /** The file type a stored path's extension names (the server chose it from the content). */
 export function typeOfStoredPath(path: string): FileType {
   return path.slice(path.lastIndexOf('.') + 1) as FileType;

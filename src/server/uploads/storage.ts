@@ -3,7 +3,7 @@
  * paths.ts); nothing a request says reaches a storage unchecked.
  */
 import { constants } from 'node:fs';
-import { lstat, mkdir, open, realpath, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, open, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { insideRoot } from './paths.ts';
@@ -17,6 +17,11 @@ export interface StoredFile {
 export interface Storage {
   /** Stores `bytes` under `path`, replacing nothing: the server never reuses a name. */
   put(path: string, bytes: Uint8Array, mime: string): Promise<void>;
+  /**
+   * Stores the file at `file` (a temporary file of an upload) under `path` without reading it into
+   * memory. Optional: the upload route reads the file and calls `put` for a storage without it.
+   */
+  putFile?(path: string, file: string, mime: string): Promise<void>;
   /** Removes a stored file; a file already gone is no error. */
   remove(path: string): Promise<void>;
   /** The stored file's bytes, or undefined when there is none. */
@@ -58,13 +63,23 @@ export class LocalStorage implements Storage {
   }
 
   async put(path: string, bytes: Uint8Array) {
+    await this.place(path, (partial) => writeFile(partial, bytes, { flag: 'wx' }));
+  }
+
+  async putFile(path: string, file: string) {
+    // Copied by the kernel, never through this process's memory; COPYFILE_EXCL never overwrites.
+    await this.place(path, (partial) => copyFile(file, partial, constants.COPYFILE_EXCL));
+  }
+
+  /** Writes a new file at `path` through `write(partial)`: aside first, then renamed into place. */
+  private async place(path: string, write: (partial: string) => Promise<void>) {
     const full = insideRoot(this.root, path);
     if (await throughSymlink(this.root, path)) throw new Error(`Path '${path}' goes through a symbolic link`);
     await mkdir(dirname(full), { recursive: true });
-    // Written aside, then renamed: a reader never sees half a file, and `wx` never overwrites.
+    // Written aside, then renamed: a reader never sees half a file.
     const partial = `${full}.${process.pid}.partial`;
-    await writeFile(partial, bytes, { flag: 'wx' });
     try {
+      await write(partial);
       await rename(partial, full);
     } catch (error) {
       await rm(partial, { force: true });

@@ -5,13 +5,13 @@
  *   dealer a seller or agent is put under must be a dealer's account;
  * - after: disabling an account ends its sessions at once (its next request answers 401).
  *
- * The generic layers have no "after update" hook (as `registerAfterRemove` is for deletes); once they
+ * The generic layers have no "after update" hook (the records service now runs `afterChange` hooks); once they
  * do, the second half belongs there.
  */
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler, preSerializationAsyncHookHandler } from 'fastify';
 import { parseCall, routerPath, urlOf, type Registry } from '../../manifest/index.ts';
 import { badRequest, VALIDATION_FAILED } from '../errors.ts';
-import type { Db } from '../db/repository.ts';
+import type { Db } from '../db/types.ts';
 import { endSessionsOf } from '../auth/sessions.ts';
 
 /** The refusals of `checkAccountUpdate`. */

@@ -3,9 +3,9 @@
  * their handlers (app.ts imports it before the manifest's routes are made); the admin's account
  * update is watched from registerAuth (./account-update.ts).
  */
-import { registerHandlers } from '../routes/handlers.ts';
+import type { Handlers } from '../routes/handlers.ts';
 import { issueOneTimePassword } from './one-time-password.ts';
 import { updateProfile } from './profile.ts';
 
 // The names resources/people.ts gives these handlers.
-registerHandlers({ updateProfile, issueOneTimePassword });
+export const usersHandlers = { updateProfile, issueOneTimePassword } satisfies Handlers;

@@ -5,9 +5,6 @@
  */
 import { randomInt } from 'node:crypto';
 import { badRequest } from '../errors.ts';
-import { actorOf } from '../db/audit.ts';
-import { reachableRow } from '../db/ownership.ts';
-import { updateRecord } from '../db/writes.ts';
 import { endSessionsOf } from '../auth/sessions.ts';
 import { sendEmail } from '../email/send.ts';
 import type { Handler } from '../routes/handlers.ts';
@@ -45,13 +42,13 @@ function emailText(name: string, email: string, password: string, signIn: string
   ].join('\n');
 }
 
-export const issueOneTimePassword: Handler = async ({ db, registry, resource, request, reply, params }) => {
-  const row = await reachableRow(db, registry, resource, request.user, params.id);
+export const issueOneTimePassword: Handler = async ({ db, records, resource, request, reply, params }) => {
+  const row = await records.reachable(resource, params.id);
   const id = String(row.id);
   if (id === request.user?.id) throw badRequest(ONE_TIME_PASSWORD_MESSAGES.own);
   const password = oneTimePassword();
   // Hashed by the write like every password field; the audit entry records that it changed, never the value.
-  await updateRecord(db, registry, resource, id, { password, mustChangePassword: true }, { actor: actorOf(request) });
+  await records.update(resource, id, { password, mustChangePassword: true });
   await endSessionsOf(db, id);
   const email = String(row.email ?? '');
   await sendEmail(db, {

@@ -5,8 +5,6 @@
  */
 import { badRequest, HttpError, VALIDATION_FAILED } from '../errors.ts';
 import { findBy } from '../db/repository.ts';
-import { updateRecord } from '../db/writes.ts';
-import { writeContext } from '../routes/dialogs.ts';
 import type { Handler } from '../routes/handlers.ts';
 
 /** The fields shown in the profile that it never changes, and what a changed value is told. */
@@ -18,7 +16,7 @@ const shown = (name: string, value: unknown) => {
   return name === 'email' ? text.toLowerCase() : text;
 };
 
-export const updateProfile: Handler = async ({ db, registry, resource, request, body }) => {
+export const updateProfile: Handler = async ({ db, records, resource, request, body }) => {
   const id = request.user?.id;
   if (typeof id !== 'string') throw new HttpError(401, 'Please sign in.');
   const current = await findBy(db, resource, 'id', id);
@@ -31,5 +29,5 @@ export const updateProfile: Handler = async ({ db, registry, resource, request, 
     } else changes[name] = value;
   }
   if (Object.keys(errors).length) throw badRequest(VALIDATION_FAILED, errors);
-  return updateRecord(db, registry, resource, id, changes, writeContext(request));
+  return records.update(resource, id, changes);
 };

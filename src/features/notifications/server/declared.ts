@@ -5,9 +5,9 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { NotifyDef, Registry, ResourceDef } from '../../../manifest/index.ts';
-import type { Db, Row } from '../../../server/db/repository.ts';
-import { actorOf } from '../../../server/db/audit.ts';
-import { ACCOUNTS } from '../../../server/db/ownership.ts';
+import type { Db, Row } from '../../../server/db/types.ts';
+import { actorOf } from '../../../server/records/audit.ts';
+import { ACCOUNTS } from '../../../server/records/ownership.ts';
 import { notify, type NotifyInput } from './notify.ts';
 
 /** The declared notifications of a dialog or an operation, as a list. */

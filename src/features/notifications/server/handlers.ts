@@ -7,10 +7,8 @@
 import { z } from 'zod';
 import { issuesByField } from '../../../manifest/index.ts';
 import type { Handler, HandlerContext } from '../../../server/routes/handlers.ts';
-import { writeContext } from '../../../server/routes/dialogs.ts';
-import { updateRecord } from '../../../server/db/writes.ts';
-import { actorOf, audit } from '../../../server/db/audit.ts';
-import type { Reach } from '../../../server/db/ownership.ts';
+import { actorOf, audit } from '../../../server/records/audit.ts';
+import type { Reach } from '../../../server/records/ownership.ts';
 import { badRequest, HttpError } from '../../../server/errors.ts';
 import { VERSION } from '../../../server/db/tables.ts';
 import { NOTIFICATIONS, NOTIFICATION_TYPES } from '../contract.ts';
@@ -123,9 +121,9 @@ export const myNotificationStats: Handler = async (context) => {
 
 /** `POST /api/notifications/enhanced/{id}/read`: one of the caller's own becomes read (another's: 404). */
 export const markNotificationRead: Handler = async (context) => {
-  const { db, registry, resource, request, params } = context;
+  const { db, records, resource, request, params } = context;
   const userId = me(context);
-  const row = await updateRecord(db, registry, resource, params.id, { isRead: true }, { actor: actorOf(request), reach: ownReach(userId) });
+  const row = await records.update(resource, params.id, { isRead: true }, { reach: ownReach(userId) });
   // Told even when it was read already: the count is what it is, and a second tab may be behind.
   const count = await unreadChanged(request.server, db, userId);
   return { data: toWire(row), stats: { unreadCount: count }, unreadCount: count };
@@ -167,8 +165,8 @@ export const sendNotification: Handler = async ({ db, registry, request, reply, 
 };
 
 /** `PATCH /notifications/{id}` (admin, isRead): the generic update, then the user's unread count is told. */
-export const updateNotification: Handler = async ({ db, registry, resource, request, params, body }) => {
-  const row = await updateRecord(db, registry, resource, params.id, { isRead: body.isRead }, writeContext(request, resource));
+export const updateNotification: Handler = async ({ db, records, resource, request, params, body, ifMatch }) => {
+  const row = await records.update(resource, params.id, { isRead: body.isRead }, { ifMatch });
   if (typeof row.userId === 'string') await unreadChanged(request.server, db, row.userId);
   return row;
 };

@@ -2,7 +2,7 @@
  * The notifications' server side. Importing it registers the handlers resources/notifications.ts names
  * (src/server/app.ts imports it before the manifest's routes are made).
  */
-import { registerHandlers } from '../../../server/routes/handlers.ts';
+import type { Handlers } from '../../../server/routes/handlers.ts';
 import {
   listMyNotifications,
   markAllNotificationsRead,
@@ -12,6 +12,6 @@ import {
   updateNotification,
 } from './handlers.ts';
 
-registerHandlers({ listMyNotifications, myNotificationStats, markNotificationRead, markAllNotificationsRead, sendNotification, updateNotification });
+export const notificationsHandlers = { listMyNotifications, myNotificationStats, markNotificationRead, markAllNotificationsRead, sendNotification, updateNotification } satisfies Handlers;
 
 export { notify, deliver, storeNotifications, unreadCount, unreadChanged, toWire, type NotifyInput, type NotifyTarget } from './notify.ts';

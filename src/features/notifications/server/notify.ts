@@ -10,10 +10,10 @@ import { sql } from 'kysely';
 import type { Registry } from '../../../manifest/index.ts';
 import { MAX_TEXT } from '../../../manifest/rules.ts';
 import { MAX_NOTIFICATION_MESSAGE } from '../../../../resources/notifications.ts';
-import type { Db, Row } from '../../../server/db/repository.ts';
+import type { Db, Row } from '../../../server/db/types.ts';
 import { fromStoredBoolean } from '../../../server/db/repository.ts';
-import { createRecord } from '../../../server/db/writes.ts';
-import type { Actor } from '../../../server/db/audit.ts';
+import { RecordsService } from '../../../server/records/service.ts';
+import type { Actor } from '../../../server/records/audit.ts';
 import type { NotificationWire } from '../contract.ts';
 
 /** The table the notifications live in (resources/notifications.ts). */
@@ -83,9 +83,8 @@ export async function storeNotifications(target: NotifyTarget, inputs: readonly 
   const stored: NotificationWire[] = [];
   for (const input of inputs) {
     const { category, ...rest } = input.metadata ?? {};
-    const row = await createRecord(
-      target.db,
-      target.registry,
+    // The server's own write (no account's reach), as the actor whose event it tells of.
+    const row = await new RecordsService({ db: target.db, registry: target.registry, actor: target.actor }).create(
       r,
       {
         userId: input.userId,
@@ -97,7 +96,6 @@ export async function storeNotifications(target: NotifyTarget, inputs: readonly 
         category: typeof category === 'string' && category ? category : null,
         metadata: Object.keys(rest).length ? JSON.stringify(rest) : null,
       },
-      { actor: target.actor },
     );
     stored.push(toWire(row));
   }

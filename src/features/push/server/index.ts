@@ -6,14 +6,15 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { PUSH_SERVER_MESSAGES, PUSH_SUBSCRIPTIONS } from '../../../../resources/push.ts';
-import { badRequest, notFound, VALIDATION_FAILED } from '../../../server/errors.ts';
-import { registerHandlers, type HandlerContext } from '../../../server/routes/handlers.ts';
+import { badRequest, HttpError, notFound, VALIDATION_FAILED } from '../../../server/errors.ts';
+import type { HandlerContext, Handlers } from '../../../server/routes/handlers.ts';
 import { newId } from '../../../server/db/id.ts';
 import { onSessionsEnded, SESSION_COOKIE, sessionIdOf } from '../../../server/auth/sessions.ts';
-import type { Db } from '../../../server/db/repository.ts';
+import type { Db } from '../../../server/db/types.ts';
 import { checkEndpoint, EndpointRefused, type AllowEndpoint, type Resolve } from './endpoint.ts';
 import { loadVapidKeys, vapidSubject, type VapidKeys } from './vapid.ts';
 import { pushToUser } from './send.ts';
+import { isP256Point, sameKeys } from './keys.ts';
 
 /**
  * buildApp's `push` option. FOR TESTS ONLY: it lets a test point subscriptions at a stand-in push
@@ -107,20 +108,41 @@ async function pushSubscribe({ db, request, body }: HandlerContext) {
     if (error instanceof EndpointRefused) throw badRequest(VALIDATION_FAILED, { endpoint: [error.message] });
     throw error;
   }
+  if (!isP256Point(subscription.keys.p256dh)) throw badRequest(VALIDATION_FAILED, { subscription: [PUSH_SERVER_MESSAGES.badKeys] });
   const now = new Date().toISOString();
   const userId = String(request.user!.id);
   const token = request.cookies[SESSION_COOKIE];
   const sessionId = token ? sessionIdOf(token) : null;
   const stored = { subscription: JSON.stringify(subscription), userAgent, endpoint, userId, sessionId, updatedAt: now };
-  // One row per endpoint: a browser saving again (new keys, or another user signed in on it) takes the
-  // row over, so a shared browser only gets the pushes of whoever subscribed last.
-  await db
-    .insertInto(PUSH_SUBSCRIPTIONS)
-    .values({ id: newId(), endpointKey: endpointKey(endpoint), createdAt: now, version: 1, ...stored })
-    .onConflict((oc) => oc.column('endpointKey').doUpdateSet(stored))
-    .execute();
-  return { endpoint };
+  const key = endpointKey(endpoint);
+  // One row per endpoint, owned by the account that saved it. Saving again from the same account moves
+  // it to this session (new keys allowed). Another account takes it over only by sending the stored
+  // keys, that is from the browser that holds it (a shared computer: only the person signed in now gets
+  // its pushes); anyone else who learned the URL is refused, and the owner keeps it. The write is made
+  // conditional on the row read, so a save racing another is judged again on what it lost to.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const held = await db.selectFrom(PUSH_SUBSCRIPTIONS).select(['userId', 'subscription']).where('endpointKey', '=', key).executeTakeFirst();
+    if (held && held.userId !== userId && !sameKeys(held.subscription, subscription.keys)) throw taken();
+    const written = await db
+      .insertInto(PUSH_SUBSCRIPTIONS)
+      .values({ id: newId(), endpointKey: key, createdAt: now, version: 1, ...stored })
+      .onConflict((oc) =>
+        oc
+          .column('endpointKey')
+          .doUpdateSet(stored)
+          .where((eb) =>
+            held
+              ? eb.and([eb(`${PUSH_SUBSCRIPTIONS}.userId`, '=', held.userId), eb(`${PUSH_SUBSCRIPTIONS}.subscription`, '=', held.subscription)])
+              : eb(`${PUSH_SUBSCRIPTIONS}.userId`, '=', userId),
+          ),
+      )
+      .executeTakeFirst();
+    if (Number(written.numInsertedOrUpdatedRows ?? 0) > 0) return { endpoint };
+  }
+  throw taken();
 }
+
+const taken = () => new HttpError(409, PUSH_SERVER_MESSAGES.taken, { endpoint: [PUSH_SERVER_MESSAGES.taken] });
 
 async function pushUnsubscribe({ db, request, body }: HandlerContext) {
   const { endpoint } = body as { endpoint: string };
@@ -134,4 +156,4 @@ async function pushUnsubscribe({ db, request, body }: HandlerContext) {
   // Nothing to answer: 204.
 }
 
-registerHandlers({ pushVapidPublicKey, pushSubscribe, pushUnsubscribe });
+export const pushHandlers = { pushVapidPublicKey, pushSubscribe, pushUnsubscribe } satisfies Handlers;

@@ -11,7 +11,7 @@
  * How: a second connection in a worker thread runs a PASSIVE checkpoint every `everyMs`: it copies what
  * is committed and no reader still needs, and takes no lock a writer waits on. Durability is unchanged:
  * a commit is in the WAL before it is acknowledged, and a checkpoint fsyncs the WAL before it copies and
- * the database after (connect.ts). The main connection keeps its own automatic checkpoint, much further
+ * the database after (db/connect.ts). The main connection keeps its own automatic checkpoint, much further
  * off (`FALLBACK_CHECKPOINT_PAGES`), so the WAL stays bounded.
  */
 import { createRequire } from 'node:module';

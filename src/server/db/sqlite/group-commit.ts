@@ -31,7 +31,7 @@ export interface GroupCommitOptions {
   maxGroup?: number;
   /**
    * Runs inside every transaction that writes, just before it commits, on the same connection: a group's
-   * and a lone write statement's alike (connect.ts: the search index's queue, search-pending.ts). If it
+   * and a lone write statement's alike (db/connect.ts: the search index's queue, search-pending.ts). If it
    * throws, the transaction is rolled back and its writes fail.
    */
   beforeCommit?: () => void;
@@ -127,7 +127,7 @@ export class GroupCommitDriver implements Driver {
   /**
    * A read run together with the others given in this turn of the event loop: one after another, once
    * the turn has taken in what it had (`setImmediate`), instead of at once in the middle of its request's
-   * work. For records read one at a time (`readInTurn`, ownership.ts).
+   * work. For records read one at a time (`readInTurn`, records/ownership.ts).
    *
    * Why: reading a product by id takes SQLite 4–5 µs in a loop but 13 µs of a request's 76 under load,
    * where a whole request's code and data come between two reads and push SQLite's out of the
@@ -341,7 +341,7 @@ export class GroupCommitDriver implements Driver {
   }
 }
 
-/** Each SQLite Kysely instance's driver (connect.ts): a transaction is another instance, and reads as it is. */
+/** Each SQLite Kysely instance's driver (db/connect.ts): a transaction is another instance, and reads as it is. */
 const turnReaders = new WeakMap<Kysely<any>, GroupCommitDriver>();
 
 export function attachTurnReads(db: Kysely<any>, driver: GroupCommitDriver) {

@@ -2,8 +2,7 @@
  * Writing a resource's records: every write runs in one transaction that also checks what the
  * manifest implies (parents exist, slugs are unique, no children left behind on delete).
  */
-import { labelOf, type FieldDef, type Registry, type ResourceDef } from '../../manifest/index.ts';
-import { computations } from '../../domain/computed.ts';
+import { labelOf, storedFieldsOf, type FieldDef, type Registry, type ResourceDef } from '../../manifest/index.ts';
 import { firstFreeId } from '../../domain/names.ts';
 import { sql } from 'kysely';
 import { RECYCLE_BIN } from '../../../resources/system.ts';
@@ -11,14 +10,17 @@ import { slugify } from '../../domain/slug.ts';
 import { hashPassword } from '../auth/password.ts';
 import { badRequest, conflict, HttpError, notFound, VALIDATION_FAILED } from '../errors.ts';
 import { audit, type Actor } from './audit.ts';
-import { newId } from './id.ts';
-import { likeBound, likeLiteral } from './like.ts';
-import { insertQuery } from './compiled-queries.ts';
-import { duplicateConflict, violatedField } from './unique.ts';
-import { countWhere, findBy, toRecord, toStoredBoolean, type Db, type Row } from './repository.ts';
-import { columnName, VERSION } from './tables.ts';
+import { newId } from '../db/id.ts';
+import { likeBound, likeLiteral } from '../db/like.ts';
+import { insertQuery } from '../db/compiled-queries.ts';
+import { duplicateConflict, violatedField } from '../db/unique.ts';
+import { countWhere, findBy, toRecord, toStoredBoolean, type Db, type Row } from '../db/repository.ts';
+import { columnName, VERSION } from '../db/tables.ts';
 import { getSetting } from '../settings/index.ts';
 import { findReachable, type Reach } from './ownership.ts';
+import { dropRecordJobs, scheduleRecordJobs } from './jobs/schedule.ts';
+import { deleteItems, hasItems, withItemsOf } from '../db/line-items.ts';
+import { writeItems } from './line-items.ts';
 
 /**
  * A slug not yet taken: the spec's base-36 stamp, moved on while another record holds it.
@@ -39,8 +41,7 @@ async function freshSlug(trx: Db, r: ResourceDef, field: string, source: string,
  * another record gets the first free suffix ('R.D.M.BGD-2'); a stored one that still fits is kept.
  */
 async function computedValue(trx: Db, r: ResourceDef, f: FieldDef, input: Row, current?: Row): Promise<{ value?: unknown; refused?: string }> {
-  const compute = computations[f.computed!.by];
-  if (!compute) throw new Error(`No computation named '${f.computed!.by}' (src/domain/computed.ts)`);
+  const compute = f.computed!.by;
   const touched = !current || f.computed!.from.some((from) => from in input);
   const made = touched ? compute({ ...current, ...input }) : undefined;
   const sent = input[f.name];
@@ -84,6 +85,21 @@ export interface WriteContext {
   ifMatch?: number;
   /** The writer's reach (ownership.ts): an update of a row out of it fails as not found. */
   reach?: Reach;
+  /** An update's audit action when it is more than an update (a declared state's `transition:<name>`). */
+  action?: string;
+}
+
+/**
+ * What the records service (service.ts) runs inside a create's or update's transaction around the
+ * write itself: ownership and the resource's `beforeChange` before, `afterChange` after.
+ */
+export interface WriteSteps {
+  /** Answers the input to write; `current` is the stored row on update. */
+  before?: (trx: Db, input: Row, current?: Row) => Promise<Row>;
+  /** Runs after the row was written (`record` as answered, `current` the stored row before an update). */
+  after?: (trx: Db, record: Row, current?: Row) => Promise<void>;
+  /** For an update: the record's row, already read in this transaction within the writer's reach. */
+  current?: Row;
 }
 
 const nobody: Actor = { id: null, email: null, role: null };
@@ -114,7 +130,8 @@ async function toColumns(
   const values: Row = {};
   const errors: Record<string, string[]> = {};
   const generated = new Set<string>();
-  for (const f of r.fields) {
+  // `items` fields have no column: `writeItems` (line-items.ts) writes them after the row.
+  for (const f of storedFieldsOf(r)) {
     let given = input[f.name];
     if (f.whenEmpty === 'hostRoot' && context.hostRoot) {
       // Create: sent empty or not sent. Update: only when sent empty (not sending it keeps it).
@@ -169,19 +186,27 @@ export async function createRecord(
   r: ResourceDef,
   input: Row,
   context: WriteContext = {},
+  steps: WriteSteps = {},
 ): Promise<Row> {
   // In a caller's transaction a failed statement may have ended it (PostgreSQL): no retry there.
   return withSlugRetries(registry, input, (slugFrom) => inTransaction(db, async (trx) => {
+    // A retry runs the steps again on the input as sent, not on what the failed attempt made of it.
+    const data = steps.before ? await steps.before(trx, input) : input;
     const now = new Date().toISOString();
-    const absent = Object.fromEntries(r.fields.map((f) => [columnName(f), null]));
-    const columns = await toColumns(trx, registry, r, input, undefined, context, slugFrom);
+    const absent = Object.fromEntries(storedFieldsOf(r).map((f) => [columnName(f), null]));
+    const columns = await toColumns(trx, registry, r, data, undefined, context, slugFrom);
     const row: Row = { id: newId(), ...absent, ...columns, createdAt: now, updatedAt: now, [VERSION]: 1 };
     for (const f of r.fields)
       if (f.createdWith !== undefined && (row[f.name] === null || row[f.name] === undefined))
         row[f.name] = f.kind === 'boolean' ? toStoredBoolean(f.createdWith) : f.createdWith;
     await trx.executeQuery(insertQuery(trx, r.name, row));
-    await audit(trx, { actor: context.actor ?? nobody, resource: r, recordId: row.id as string, action: 'create', after: row });
-    return toRecord(r, row)!;
+    // The items after their parent, in its transaction: a failure after them rolls both back.
+    const items = hasItems(r) ? await writeItems(trx, registry, r, row.id as string, data, true) : {};
+    await audit(trx, { actor: context.actor ?? nobody, resource: r, recordId: row.id as string, action: 'create', after: { ...row, ...items } });
+    if (r.jobs) await scheduleRecordJobs(trx, r, row);
+    const record = toRecord(r, { ...row, ...items })!;
+    if (steps.after) await steps.after(trx, record);
+    return record;
   }), db.isTransaction ? 1 : undefined);
 }
 
@@ -223,10 +248,13 @@ export async function updateRecord(
   id: string,
   input: Row,
   context: WriteContext = {},
+  steps: WriteSteps = {},
 ) {
   return inTransaction(db, async (trx) => {
-    const current = context.reach ? await findReachable(trx, registry, r, context.reach, 'id', id) : await findBy(trx, r, 'id', id);
+    const current =
+      steps.current ?? (context.reach ? await findReachable(trx, registry, r, context.reach, 'id', id) : await findBy(trx, r, 'id', id));
     if (!current) throw notFound(`${r.label} not found.`);
+    if (steps.before) input = await steps.before(trx, input, current);
     const seen = Number(current[VERSION] ?? 1);
     if (context.ifMatch !== undefined && context.ifMatch !== seen) throw new StaleVersion(toRecord(r, current)!, r);
     const values = {
@@ -242,14 +270,20 @@ export async function updateRecord(
       if (!now) throw notFound(`${r.label} not found.`);
       throw new StaleVersion(toRecord(r, now)!, r);
     }
-    const after = { ...current, ...values };
+    // With items, the record's before and after (audit, hooks, the answer) hold them: the stored ones,
+    // replaced by those sent (line-items.ts).
+    const before = hasItems(r) ? (await withItemsOf(trx, r, { ...current }))! : current;
+    const after = { ...before, ...values, ...(hasItems(r) ? await writeItems(trx, registry, r, id, input, false) : {}) };
     // Read after the row is written (and so held): a concurrent "Make default" of it has committed
     // by now, or waits and then finds the record no longer holds what the default requires.
     const requires = r.defaultRecord?.requires;
     if (requires && !holdsRequired(r, after) && (await getSetting(trx, r.defaultRecord!.key)) === id)
       throw badRequest(requires.kept, { [requires.field]: [requires.kept] });
-    await audit(trx, { actor: context.actor ?? nobody, resource: r, recordId: id, action: 'update', before: current, after });
-    return toRecord(r, after)!;
+    await audit(trx, { actor: context.actor ?? nobody, resource: r, recordId: id, action: context.action ?? 'update', before, after });
+    if (r.jobs) await scheduleRecordJobs(trx, r, after, current);
+    const record = toRecord(r, after)!;
+    if (steps.after) await steps.after(trx, record, current);
+    return record;
   });
 }
 
@@ -286,8 +320,10 @@ async function blockingChildren(trx: Db, registry: Registry, r: ResourceDef, row
  */
 export async function removeRecord(db: Db, registry: Registry, r: ResourceDef, id: string, options: RemoveOptions = {}) {
   return inTransaction(db, async (trx) => {
-    const current = options.reach ? await findReachable(trx, registry, r, options.reach, 'id', id) : await findBy(trx, r, 'id', id);
-    if (!current) throw notFound(`${r.label} not found.`);
+    const found = options.reach ? await findReachable(trx, registry, r, options.reach, 'id', id) : await findBy(trx, r, 'id', id);
+    if (!found) throw notFound(`${r.label} not found.`);
+    // Its items go with it: kept in the bin's JSON (a restore writes them back) and the audit's before.
+    const current = hasItems(r) ? (await withItemsOf(trx, r, { ...found }))! : found;
     const blocking = await blockingChildren(trx, registry, r, current);
     if (blocking.length)
       throw conflict(
@@ -310,6 +346,8 @@ export async function removeRecord(db: Db, registry: Registry, r: ResourceDef, i
         .execute();
     }
     await trx.deleteFrom(r.name).where('id', '=', id).execute();
+    if (hasItems(r)) await deleteItems(trx, r, id);
+    if (r.jobs) await dropRecordJobs(trx, r, id);
     await audit(trx, {
       actor: options.actor ?? nobody,
       resource: r,

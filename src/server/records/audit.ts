@@ -5,10 +5,10 @@
 import type { FastifyRequest } from 'fastify';
 import type { ResourceDef } from '../../manifest/index.ts';
 import { AUDIT_LOG } from '../../../resources/system.ts';
-import { newId } from './id.ts';
-import { insertQuery } from './compiled-queries.ts';
-import type { Db, Row } from './repository.ts';
-import { columnName } from './tables.ts';
+import { newId } from '../db/id.ts';
+import { insertQuery } from '../db/compiled-queries.ts';
+import type { Db, Row } from '../db/types.ts';
+import { columnName } from '../db/tables.ts';
 
 /** Who made a write, as it is kept: a snapshot of the user at the time. */
 export interface Actor {
@@ -64,6 +64,8 @@ export function changesOf(r: ResourceDef, before: Row | undefined, after: Row | 
 
 // Stored booleans come back as 0/1 from SQLite and true/false from a record: compare them as equal.
 function sameValue(a: unknown, b: unknown): boolean {
+  // An `items` field's lists (line-items.ts): equal when they hold the same items in the same order.
+  if (Array.isArray(a) || Array.isArray(b)) return JSON.stringify(a) === JSON.stringify(b);
   const norm = (v: unknown) => (v === true ? 1 : v === false ? 0 : typeof v === 'bigint' ? Number(v) : v);
   return norm(a) === norm(b);
 }

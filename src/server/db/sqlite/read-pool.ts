@@ -7,8 +7,8 @@
  * request's 150–300 µs on the main thread: the server answered on one core while the machine had more.
  * WAL lets any number of connections read while one writes; each worker reads on its own.
  *
- * What goes there: only a list's page (`readRows`, repository.ts), the dearer read, whose answer is
- * small to send back (25 rows, or one text of 25 records joined: json-records.ts `joinedPage`). A record
+ * What goes there: only a list's page (`readRows`, db/repository.ts), the dearer read, whose answer is
+ * small to send back (25 rows, or one text of 25 records joined: db/json-records.ts `joinedPage`). A record
  * by id (about 10 µs of SQLite) costs less than the trip to a worker and back, and stays on the main
  * connection (tried again with batched messages, alternating: 19,365 req/s on the main connection
  * against 16,765 by the worker), as do counts (kept between writes), every write and every read inside
@@ -17,7 +17,7 @@
  * What a reader sees: what is committed when its query starts. The server acknowledges a write only
  * after its commit (group-commit.ts), so a page asked after a write was answered holds it; a write in
  * flight may or may not be seen, as on PostgreSQL's pool. The read cache keeps an answer only when no
- * table it read was written while it was read (read-cache.ts), so a page read before a write's commit
+ * table it read was written while it was read (db/read-cache.ts), so a page read before a write's commit
  * is never kept past it.
  *
  * When a worker fails (it exits, its thread errs), its queries in flight reject with
@@ -30,7 +30,7 @@ import { cpus } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { CompiledQuery, Kysely } from 'kysely';
 import { rowMaker } from './sqlite-statements.ts';
-import { Slots } from '../slots.ts';
+import { Slots } from '../../slots.ts';
 
 type Row = Record<string, unknown>;
 
@@ -87,7 +87,7 @@ class SqliteReadError extends Error {
 // thread gives each text (`Reader.give`: a text of some kilobytes is sent once, not copied and hashed on
 // every page), bounded as the main connection's are (sqlite-statements.ts), and run in raw mode: arrays
 // cross the thread boundary for less than objects, and the main thread makes them objects by one function
-// a statement. Bytes (a joined page is one BLOB: json-records.ts) are moved to the main thread, not copied.
+// a statement. Bytes (a joined page is one BLOB: db/json-records.ts) are moved to the main thread, not copied.
 // Queries come in batches and their answers go back in one message (`Reader.give`); a batch of more than
 // one is read in one read transaction, so SQLite takes and releases its WAL read lock (two system calls)
 // once, not once a query. Its snapshot starts after every query in it was asked, so it holds every write
@@ -349,7 +349,7 @@ export class ReadPool {
   }
 }
 
-/** Each SQLite Kysely instance's pool (connect.ts): a transaction is another instance, and has none. */
+/** Each SQLite Kysely instance's pool (db/connect.ts): a transaction is another instance, and has none. */
 const pools = new WeakMap<Kysely<any>, ReadPool>();
 
 export function attachReadPool(db: Kysely<any>, pool: ReadPool) {

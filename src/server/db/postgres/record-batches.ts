@@ -13,13 +13,23 @@
  * type refuses) is asked again one value at a time, so each read gets its own answer or its own error,
  * never another request's.
  *
- * Only a database's own Kysely instance batches (`batchRecords`, connect.ts): a transaction is an
+ * Only a database's own Kysely instance batches (`batchRecords`, db/connect.ts): a transaction is an
  * instance of its own, and its reads stay on its connection.
  */
-import type { Kysely, RawBuilder } from 'kysely';
-import type { Db, Row } from './repository.ts';
-import { ASKED, recordQuery, recordsQuery } from './compiled-queries.ts';
-import { takeFirst } from './taken-rows.ts';
+import type { CompiledQuery, Kysely, RawBuilder } from 'kysely';
+import type { Db, Row } from '../types.ts';
+import { takeFirst } from '../taken-rows.ts';
+
+/**
+ * The queries a batch runs, as the query layer compiles them (db/compiled-queries.ts), given by
+ * `batchRecords`: a record by one value (`recordQuery`), and the records of many values, each row with the
+ * value it was asked by as text in its `asked` column (`recordsQuery`).
+ */
+export interface RecordQueries {
+  one(db: Db, table: string, field: string, value: unknown, asJson: RawBuilder<string>): CompiledQuery<Row>;
+  many(db: Db, table: string, field: string, values: readonly unknown[], asJson: RawBuilder<string>): CompiledQuery<Row>;
+  asked: string;
+}
 
 type Waiting = { resolve(row: Row | undefined): void; reject(error: unknown): void };
 
@@ -28,11 +38,12 @@ interface Batch {
   table: string;
   field: string;
   asJson: RawBuilder<string>;
+  queries: RecordQueries;
   asked: Map<string, { value: unknown; waiting: Waiting[] }>;
 }
 
-/** This turn's batches of each batching database, by table and field. */
-const batchers = new WeakMap<Db, Map<string, Batch>>();
+/** Each batching database's queries and this turn's batches, by table and field. */
+const batchers = new WeakMap<Db, { queries: RecordQueries; pending: Map<string, Batch> }>();
 
 /** Counted for tests: statements run for batches, and the values they asked for. */
 export const recordBatchStats = { statements: 0, values: 0 };
@@ -44,9 +55,9 @@ export function parseBatchRecords(value: string | undefined): boolean {
   throw new Error(`PG_BATCH_RECORDS must be 0 or 1, not '${value}'`);
 }
 
-/** Makes `db`, a PostgreSQL database's own instance, read the records asked for in one turn together. */
-export function batchRecords(db: Kysely<any>) {
-  batchers.set(db, new Map());
+/** Makes `db`, a PostgreSQL database's own instance, read the records asked for in one turn together, by `queries`. */
+export function batchRecords(db: Kysely<any>, queries: RecordQueries) {
+  batchers.set(db, { queries, pending: new Map() });
 }
 
 /** Whether `db` reads records in batches (`batchRecords`). */
@@ -57,12 +68,12 @@ export const batchesRecords = (db: Db) => batchers.has(db);
  * `recordQuery` selects them), read with the others asked for this turn; undefined when there is none.
  */
 export function recordInTurn(db: Db, table: string, field: string, value: unknown, asJson: RawBuilder<string>): Promise<Row | undefined> {
-  const pending = batchers.get(db)!;
+  const { queries, pending } = batchers.get(db)!;
   const key = `${table}\u0000${field}`;
   let batch = pending.get(key);
   if (!batch) {
     if (!pending.size) setImmediate(runTurn, db, pending);
-    pending.set(key, (batch = { table, field, asJson, asked: new Map() }));
+    pending.set(key, (batch = { table, field, asJson, queries, asked: new Map() }));
   }
   // Two reads of one value share its row (the statement would answer it once).
   const asked = String(value);
@@ -78,6 +89,7 @@ function runTurn(db: Db, pending: Map<string, Batch>) {
 }
 
 async function runBatch(db: Db, batch: Batch) {
+  const { queries } = batch;
   const entries = [...batch.asked.values()];
   // One value alone: the statement a read by itself runs, its plan already made (pg-statements.ts).
   if (entries.length === 1) return runAlone(db, batch, entries[0]);
@@ -86,15 +98,15 @@ async function runBatch(db: Db, batch: Batch) {
   let rows: Row[];
   try {
     const values = entries.map((e) => e.value);
-    rows = (await db.executeQuery(recordsQuery(db, batch.table, batch.field, values, batch.asJson))).rows;
+    rows = (await db.executeQuery(queries.many(db, batch.table, batch.field, values, batch.asJson))).rows;
   } catch {
     // One value may have failed them all: each is asked again alone, to be answered or refused alone.
     for (const entry of entries) void runAlone(db, batch, entry);
     return;
   }
   const found = new Map<string, Row>();
-  for (const row of rows) found.set(row[ASKED] as string, row);
-  // The driver's array emptied, so the rows it holds die young (taken-rows.ts).
+  for (const row of rows) found.set(row[queries.asked] as string, row);
+  // The driver's array emptied, so the rows it holds die young (db/taken-rows.ts).
   rows.length = 0;
   for (const [asked, entry] of batch.asked) {
     const row = found.get(asked);
@@ -107,7 +119,7 @@ async function runBatch(db: Db, batch: Batch) {
 
 async function runAlone(db: Db, batch: Batch, entry: { value: unknown; waiting: Waiting[] }) {
   try {
-    const row = takeFirst((await db.executeQuery<Row>(recordQuery(db, batch.table, batch.field, entry.value, batch.asJson))).rows);
+    const row = takeFirst((await db.executeQuery<Row>(batch.queries.one(db, batch.table, batch.field, entry.value, batch.asJson))).rows);
     for (const w of entry.waiting) w.resolve(row);
   } catch (error) {
     for (const w of entry.waiting) w.reject(error);

@@ -1,5 +1,5 @@
 /**
- * PostgreSQL: each table's records kept as their JSON text, as SQLite keeps them (stored-records.ts), in a
+ * PostgreSQL: each table's records kept as their JSON text, as SQLite keeps them (sqlite/stored-records.ts), in a
  * table beside it (`<table>_records`: the row's id and its record's text), written by a trigger in the
  * transaction that writes the row, so a list page or a record read answers 25 kept texts instead of
  * writing 25 records with `row_to_json`.
@@ -22,17 +22,12 @@
  * written as the kept table's comment, and the triggers there now. When the table's columns change (a
  * migration adds one), the record's text changes with them: the function and triggers are made again and
  * every record written again, in one transaction (run while no other server migrates: `exclusively`). A
- * process that dropped the triggers (the bench's bulk seed, seed.ts) gets them back the same way.
+ * process that dropped the triggers (the bench's bulk seed, scripts/bench/seed.ts) gets them back the same way.
  */
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Registry, ResourceDef } from '../../manifest/index.ts';
-import type { Database } from './connect.ts';
-import { recordColumns, recordJsonExpression } from './json-records.ts';
-import type { Db } from './repository.ts';
-import { quote } from './search-pending.ts';
-// A cycle with stored-records.ts, harmless: the name is only read inside functions.
-import { storedRecordsOf } from './stored-records.ts';
+import type { Db, KeptRecordsTable } from '../types.ts';
+import { quote, storedRecordsOf } from '../sql-names.ts';
 
 /** The names of the kept records' trigger function and triggers of `table` (unquoted). */
 export const keptTriggersOf = (table: string) => ({
@@ -44,14 +39,13 @@ export const keptTriggersOf = (table: string) => ({
 /** The name of the hash index through which `table`'s kept records are found by id (unquoted). */
 export const keptHashIndexOf = (table: string) => `${storedRecordsOf(table)}_rid_hash`;
 
-/** The statements that make `r`'s kept records in `schema`, from the record's columns (`recordColumns`). */
-export function keptRecordStatements(db: Db, r: ResourceDef, columns: readonly string[], schema: string) {
-  const names = keptTriggersOf(r.name);
-  const at = (name: string) => `${quote(schema)}.${quote(name)}`;
-  const side = at(storedRecordsOf(r.name));
-  const table = at(r.name);
-  const record = recordJsonExpression(db, r, columns, 'new').compile(db);
-  if (record.parameters.length) throw new Error(`${r.name}: a record's text binds values (${record.sql})`);
+/** The statements that make the kept records of `name` in `schema`, from its record's text (`recordSql`: db/json-records.ts). */
+export function keptRecordStatements(name: string, recordSql: KeptRecordsTable['recordSql'], schema: string) {
+  const names = keptTriggersOf(name);
+  const at = (object: string) => `${quote(schema)}.${quote(object)}`;
+  const side = at(storedRecordsOf(name));
+  const table = at(name);
+  const record = recordSql('new');
   const fn = `CREATE OR REPLACE FUNCTION ${at(names.fn)}() RETURNS trigger LANGUAGE plpgsql AS $keep$
 BEGIN
   IF TG_OP = 'TRUNCATE' THEN
@@ -62,7 +56,7 @@ BEGIN
     DELETE FROM ${side} WHERE "rid" = old."id";
   END IF;
   IF TG_OP <> 'DELETE' THEN
-    INSERT INTO ${side} ("rid", "record") VALUES (new."id", ${record.sql})
+    INSERT INTO ${side} ("rid", "record") VALUES (new."id", ${record})
       ON CONFLICT ("rid") DO UPDATE SET "record" = excluded."record";
   END IF;
   RETURN NULL;
@@ -81,14 +75,14 @@ $keep$`;
     // (its metapage is cached) where the B-tree descends three levels. PostgreSQL chooses it by its own
     // costs. A page's 25 look-ups, in PostgreSQL alone (pgbench, prepared, one client): 104 → 55 shared
     // buffers, 11,358 → 15,928 a second. A write pays one more index entry.
-    index: `CREATE INDEX ${quote(keptHashIndexOf(r.name))} ON ${side} USING hash ("rid")`,
+    index: `CREATE INDEX ${quote(keptHashIndexOf(name))} ON ${side} USING hash ("rid")`,
     fn,
     triggers: [
       `CREATE TRIGGER ${quote(names.row)} AFTER INSERT OR UPDATE OR DELETE ON ${table} FOR EACH ROW EXECUTE FUNCTION ${at(names.fn)}()`,
       `CREATE TRIGGER ${quote(names.truncate)} AFTER TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION ${at(names.fn)}()`,
     ],
     /** Every row's record, written now (the fill after the triggers are made). */
-    fill: `INSERT INTO ${side} ("rid", "record") SELECT ${quote(r.name)}."id", ${recordJsonExpression(db, r, columns).compile(db).sql} FROM ${table} AS ${quote(r.name)}`,
+    fill: `INSERT INTO ${side} ("rid", "record") SELECT ${quote(name)}."id", ${recordSql(name)} FROM ${table} AS ${quote(name)}`,
   };
 }
 
@@ -96,26 +90,27 @@ $keep$`;
 const digestOf = (statements: ReturnType<typeof keptRecordStatements>) =>
   `kept records ${createHash('sha256').update([statements.table, statements.index, statements.fn, ...statements.triggers, statements.fill].join('\n')).digest('hex').slice(0, 32)}`;
 
-/** Makes, remakes or drops each table's kept records, its function and its triggers, as its columns now are. */
-export async function migratePgStoredRecords(database: Database, registry: Registry): Promise<void> {
-  const { db } = database;
+/**
+ * Makes, remakes or drops each table's kept records, its function and its triggers, as its columns now
+ * are (the record's columns and text as the query layer writes them: db/json-records.ts `keptRecordsTables`).
+ */
+export async function migratePgStoredRecords(db: Db, tables: readonly KeptRecordsTable[]): Promise<void> {
   const schema = (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0].schema;
-  for (const r of registry.resources) {
-    const names = keptTriggersOf(r.name);
-    const columns = await recordColumns(db, r);
-    const statements = columns && keptRecordStatements(db, r, columns, schema);
+  for (const { table: name, columns, recordSql } of tables) {
+    const names = keptTriggersOf(name);
+    const statements = columns && keptRecordStatements(name, recordSql, schema);
     const { rows } = await sql<{ comment: string | null; triggers: string[] }>`
-      select obj_description(to_regclass(${`${quote(schema)}.${quote(storedRecordsOf(r.name))}`}), 'pg_class') as comment,
-        array(select tgname::text from pg_trigger where tgrelid = to_regclass(${`${quote(schema)}.${quote(r.name)}`}) and not tgisinternal) as triggers`.execute(db);
+      select obj_description(to_regclass(${`${quote(schema)}.${quote(storedRecordsOf(name))}`}), 'pg_class') as comment,
+        array(select tgname::text from pg_trigger where tgrelid = to_regclass(${`${quote(schema)}.${quote(name)}`}) and not tgisinternal) as triggers`.execute(db);
     const have = rows[0];
     const mine = [names.row, names.truncate].filter((t) => have.triggers.includes(t));
     if (statements && have.comment === digestOf(statements) && mine.length === 2) continue;
     if (!statements && have.comment === null && !mine.length) continue;
     await db.transaction().execute(async (trx) => {
-      const table = `${quote(schema)}.${quote(r.name)}`;
+      const table = `${quote(schema)}.${quote(name)}`;
       for (const t of mine) await sql.raw(`DROP TRIGGER IF EXISTS ${quote(t)} ON ${table}`).execute(trx);
       if (!statements) {
-        await sql.raw(`DROP TABLE IF EXISTS ${quote(schema)}.${quote(storedRecordsOf(r.name))}`).execute(trx);
+        await sql.raw(`DROP TABLE IF EXISTS ${quote(schema)}.${quote(storedRecordsOf(name))}`).execute(trx);
         await sql.raw(`DROP FUNCTION IF EXISTS ${quote(schema)}.${quote(names.fn)}()`).execute(trx);
         return;
       }

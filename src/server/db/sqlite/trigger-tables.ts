@@ -1,12 +1,12 @@
 /**
- * SQLite: a table kept by triggers beside a resource's table (its search index, search.ts; its records as
- * JSON, stored-records.ts), and whether it and its triggers are as the manifest now wants them. Compared
+ * SQLite: a table kept by triggers beside a resource's table (its search index, db/search.ts; its records as
+ * JSON, db/stored-records.ts), and whether it and its triggers are as the manifest now wants them. Compared
  * by the texts SQLite keeps of them (`sqlite_master.sql`: exactly the statements that made them), so a
  * migration makes them again only when what they would be has changed.
  */
 import { sql } from 'kysely';
-import type { Db } from './repository.ts';
-import { quote } from './search-pending.ts';
+import type { Db } from '../types.ts';
+import { quote } from '../sql-names.ts';
 
 export interface KeptTable {
   /** The kept table's name. */

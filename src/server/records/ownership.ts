@@ -7,50 +7,25 @@
  * seller moved to another dealer is out of the first dealer's reach at once, with no copy to keep in step.
  */
 import { sql, type ExpressionBuilder, type RawBuilder, type SelectQueryBuilder } from 'kysely';
-import { labelOf, type FieldDef, type OwnerDef, type Registry, type ResourceDef } from '../../manifest/index.ts';
+import { itemsTableOf, labelOf, reachOf, type FieldDef, type Reach, type Registry, type ResourceDef, type ThroughItems } from '../../manifest/index.ts';
 import { badRequest, notFound } from '../errors.ts';
-import type { Db, Row } from './repository.ts';
-import { recordQuery, recordSelect } from './compiled-queries.ts';
-import { isBlobRefusal, JSON_COLUMN, recordJsonOf } from './json-records.ts';
-import { VERSION } from './tables.ts';
-import { readInTurn } from './group-commit.ts';
-import { takeFirst } from './taken-rows.ts';
-import { batchesRecords, recordInTurn } from './record-batches.ts';
+import type { Db, Row } from '../db/types.ts';
+import { recordQuery, recordSelect } from '../db/compiled-queries.ts';
+import { isBlobRefusal, JSON_COLUMN, recordJsonOf } from '../db/json-records.ts';
+import { VERSION } from '../db/tables.ts';
+import { batchesRecords, readInTurn, recordInTurn } from '../db/turn-reads.ts';
+import { takeFirst } from '../db/taken-rows.ts';
 
 /** The accounts table: owners are its ids, and teams are read from it. */
 export const ACCOUNTS = 'users';
 
-/**
- * How far one user reaches into one resource:
- * - `all`: every row (no owner declared, or a role declared `'all'`);
- * - `none`: no row (a role the owner declaration does not name, or no user);
- * - `own` / `team`: the rows owned by `userId` (and, for a team, by the accounts whose `team` field
- *   names `userId`). `key` tells cached answers of different reaches apart.
- */
-export type Reach =
-  | { kind: 'all'; key: '' }
-  | { kind: 'none'; key: 'none' }
-  | { kind: 'own'; userId: string; key: string }
-  | { kind: 'team'; userId: string; team: string; key: string };
-
-const ALL: Reach = { kind: 'all', key: '' };
-const NONE: Reach = { kind: 'none', key: 'none' };
-
-/** The reach of `user` (a stored users row, or undefined) into `r`. */
-export function reachOf(r: ResourceDef, user: Row | undefined): Reach {
-  const owner = r.owner;
-  if (!owner) return ALL;
-  if (!user || typeof user.id !== 'string') return NONE;
-  const declared = owner.roles[user.role as keyof OwnerDef['roles']];
-  if (declared === 'all') return ALL;
-  if (declared === 'own') return { kind: 'own', userId: user.id, key: `own:${user.id}` };
-  if (declared && typeof declared === 'object') return { kind: 'team', userId: user.id, team: declared.team, key: `team:${declared.team}:${user.id}` };
-  return NONE;
-}
+export { reachOf, type Reach };
 
 /** The tables a reach reads besides the resource's own: a cached answer is stale when they change. */
 export function reachTables(registry: Registry, r: ResourceDef, reach: Reach): string[] {
   if (reach.kind === 'all' || reach.kind === 'none' || !r.owner) return [];
+  // The sub-records are written with their parent (its table's writes drop them); the owned records are not.
+  if (reach.kind === 'through') return [throughTarget(registry, r, reach.through).name];
   const via = r.owner.via ? [targetOf(registry, r, r.owner.via).name] : [];
   return reach.kind === 'team' ? [...via, ACCOUNTS] : via;
 }
@@ -63,6 +38,33 @@ function targetOf(registry: Registry, r: ResourceDef, via: string): ResourceDef 
 /** The ids of the accounts whose `field` is `value` (a dealer's team: `dealerId` = the dealer's id). */
 export function accountsWhere(eb: { selectFrom(table: string): SelectQueryBuilder<any, any, any> }, field: string, value: unknown) {
   return eb.selectFrom(ACCOUNTS).select(`${ACCOUNTS}.id`).where(`${ACCOUNTS}.${field}`, '=', value);
+}
+
+/** The resource a `through` reach's items point at (`via`, a reference sub-field of the `items` field). */
+function throughTarget(registry: Registry, r: ResourceDef, through: ThroughItems): ResourceDef {
+  const items = r.fields.find((f) => f.name === through.items)!;
+  const via = items.items!.fields.find((f) => f.name === through.via)!;
+  return registry.resource(via.reference!);
+}
+
+/**
+ * The condition "one of the row's sub-records points at a record the user owns", for a `through` reach:
+ * `<r>.id in (select parentId from <r>_<items> where <via> in (select <held> from <target> where <field> = user))`.
+ */
+function heldThrough(eb: ExpressionBuilder<any, any>, registry: Registry, r: ResourceDef, reach: Extract<Reach, { kind: 'through' }>) {
+  const { items, via, field } = reach.through;
+  const itemsField = r.fields.find((f) => f.name === items)!;
+  const child = itemsTableOf(r, itemsField);
+  const target = throughTarget(registry, r, reach.through);
+  const held = itemsField.items!.fields.find((f) => f.name === via)!.referenceBy ?? 'id';
+  return eb(
+    `${r.name}.id`,
+    'in',
+    eb
+      .selectFrom(child)
+      .select(`${child}.parentId`)
+      .where(`${child}.${via}`, 'in', eb.selectFrom(target.name).select(`${target.name}.${held}`).where(`${target.name}.${field}`, '=', reach.userId)),
+  );
 }
 
 /** The condition "the value of `column` is an owner within reach", for an `own` or `team` reach. */
@@ -86,6 +88,7 @@ export function whereReachable<QB extends SelectQueryBuilder<any, any, any>>(
 ): QB {
   if (reach.kind === 'all') return query;
   if (reach.kind === 'none') return query.where(sql<boolean>`1 = 0`) as QB;
+  if (reach.kind === 'through') return query.where((eb) => heldThrough(eb, registry, r, reach)) as QB;
   const owner = r.owner!;
   // One's own rows without a callback: a `where` given one makes an expression builder per request.
   if (!owner.via && reach.kind === 'own') return query.where(`${r.name}.${owner.field}`, '=', reach.userId) as QB;
@@ -177,6 +180,15 @@ export async function ownedInput(
   const reach = reachOf(r, user);
   if (reach.kind === 'all') return input;
   if (reach.kind === 'none') throw notFound(`${r.label} not found.`);
+  // Reached through sub-records: the user may change what it is part of, never make one or move its owner.
+  if (reach.kind === 'through') {
+    if (creating) throw notFound(`${r.label} not found.`);
+    if (owner.field in input) {
+      const message = `${labelOf(fieldOf(r, owner.field)!)} cannot be changed.`;
+      throw badRequest(message, { [owner.field]: [message] });
+    }
+    return input;
+  }
   if (owner.via) {
     const value = input[owner.via];
     if (value === undefined || value === null || value === '') return input;

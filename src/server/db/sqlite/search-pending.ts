@@ -11,28 +11,28 @@
  * µs inside a savepoint or a trigger, about 130 µs a create (README, Performance). Queued, a group's rows
  * are written to the index by one statement a table, one segment a commit.
  *
- * How: the insert trigger of a searchable table (search.ts) appends its rowid here; the update trigger
+ * How: the insert trigger of a searchable table (db/search.ts) appends its rowid here; the update trigger
  * of a searched field deletes the row from the index and appends it here (a delete of a rowid the index
  * does not hold, a row queued in this very transaction, changes nothing); the delete trigger deletes it
- * from the index (a queued row deleted before the commit is no longer in its table, so nothing indexes it). `flushSearchQueue` (run by the group-commit driver before every commit, connect.ts) indexes
+ * from the index (a queued row deleted before the commit is no longer in its table, so nothing indexes it). `flushSearchQueue` (run by the group-commit driver before every commit, db/connect.ts) indexes
  * the queued rows as they are at that moment and empties the queue, inside the same transaction: what a
  * commit makes visible is indexed, for any reader on any connection. A write rolled back to its
  * savepoint takes its queued rows with it.
  */
 import type SQLite from 'better-sqlite3';
-import { searchTableOf } from './search.ts';
+import { quote } from '../sql-names.ts';
 
 /** The queue: one row per (searchable table, rowid) written in the open transaction. */
 export const SEARCH_PENDING = 'search_pending';
 
-/** An SQL identifier, quoted. */
-export const quote = (s: string) => `"${s.replace(/"/g, '""')}"`;
+/** The FTS5 table that indexes a resource's searchable fields (db/search.ts). */
+export const searchTableOf = (table: string) => `${table}_search`;
 /** An SQL string literal. */
 const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 /**
  * What the index holds of a row (`row`: the table or its alias, quoted): SQLite's own `lower` of each
- * searched field, what the scan compares (search.ts), so both agree on every character.
+ * searched field, what the scan compares (db/search.ts), so both agree on every character.
  */
 export const searchedValues = (fields: readonly string[], row: string) => fields.map((f) => `lower(${row}.${quote(f)})`).join(', ');
 

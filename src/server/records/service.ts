@@ -1,0 +1,259 @@
+/**
+ * The records service: every write of a record, generated or hand-written, goes through here (Directus's
+ * ItemsService is the model). It carries who writes (the actor and their account), the transaction and
+ * the reach, and runs, in one transaction: ownership (ownership.ts), the resource's `beforeChange`, the
+ * write with its built-in steps (writes.ts: slugs, computed values, secrets, parents, unique values,
+ * versions, recycle bin, audit), the resource's `afterChange` / `afterRemove`; after it, the cache of
+ * every table it wrote is invalidated. Features call it and import no `db/` internals for writing.
+ */
+import type { ResourceDef } from '../../manifest/types.ts';
+import type { Registry } from '../../manifest/registry.ts';
+import { HookRefusal, type HookContext, type HookServices, type ResourceHooks } from '../../manifest/hooks.ts';
+import { RECYCLE_BIN } from '../../../resources/system.ts';
+import { HttpError, notFound } from '../errors.ts';
+import { findBy, type Db, type Row } from '../db/repository.ts';
+import type { Actor } from './audit.ts';
+import { findReachable, ownedInput, reachOf, type Reach } from './ownership.ts';
+import { createRecord, removeRecord, updateRecord, type WriteContext } from './writes.ts';
+import { restoreRecord } from './restore.ts';
+import { checkTransitions, transitionAction } from './states.ts';
+
+/** Who a service writes as, and what else it is given. */
+export interface RecordsOptions {
+  db: Db;
+  registry: Registry;
+  /**
+   * The writer's stored account (role, team fields): ownership and reach follow from it. Left out, the
+   * service is the server's own (seeding, jobs, notifications it sends): every row is within reach.
+   */
+  user?: Row;
+  /** Kept in audit entries. Defaults to the `user`'s id, email and role, or nobody. */
+  actor?: Actor;
+  /** The root URL of the host the request came to (`whenEmpty: 'hostRoot'`). */
+  hostRoot?: string;
+  /** Drops cached reads of a table; called after each call for every table it wrote. */
+  invalidate?: (table: string) => void;
+  /** Server services hooks may use (see `HookServices`). */
+  services?: HookServices;
+}
+
+const ALL: Reach = { kind: 'all', key: '' };
+const nobody: Actor = { id: null, email: null, role: null };
+
+/** A hook's refusal answered as the server's errors are. */
+function asHttp(error: unknown): unknown {
+  return error instanceof HookRefusal ? new HttpError(error.status, error.message, error.errors) : error;
+}
+
+export class RecordsService {
+  readonly db: Db;
+  readonly registry: Registry;
+  readonly user?: Row;
+  readonly actor: Actor;
+  /** Tables written by the call in progress (shared by nested services of one transaction). */
+  private readonly written: Set<string>;
+  private readonly nested: boolean;
+
+  constructor(
+    readonly options: RecordsOptions,
+    shared?: { written: Set<string> },
+  ) {
+    this.db = options.db;
+    this.registry = options.registry;
+    this.user = options.user;
+    const u = options.user;
+    this.actor = options.actor ?? (u ? { id: String(u.id), email: (u.email as string) ?? null, role: (u.role as string) ?? null } : nobody);
+    this.written = shared?.written ?? new Set();
+    this.nested = !!shared;
+  }
+
+  /** This service inside the transaction `trx` (nested writes join it). */
+  private within(trx: Db): RecordsService {
+    return new RecordsService({ ...this.options, db: trx }, { written: this.written });
+  }
+
+  /** How far this writer reaches into `r`: the server's own service reaches every row. */
+  reach(r: ResourceDef): Reach {
+    return this.user ? reachOf(r, this.user) : ALL;
+  }
+
+  private resource(r: ResourceDef | string): ResourceDef {
+    return typeof r === 'string' ? this.registry.resource(r) : r;
+  }
+
+  private context(): WriteContext {
+    return { hostRoot: this.options.hostRoot, actor: this.actor };
+  }
+
+  /** Runs `work` in one transaction (the caller's when it is in one), then drops what it wrote from the cache. */
+  async transaction<T>(work: (records: RecordsService) => Promise<T>): Promise<T> {
+    try {
+      return this.db.isTransaction ? await work(this) : await this.db.transaction().execute((trx) => work(this.within(trx)));
+    } catch (error) {
+      throw asHttp(error);
+    } finally {
+      this.flush();
+    }
+  }
+
+  /** Invalidates every table written, once the outermost call is over (committed or not). */
+  private flush() {
+    if (this.nested) return;
+    for (const table of this.written) this.options.invalidate?.(table);
+    this.written.clear();
+  }
+
+  private wrote(...tables: string[]) {
+    for (const table of tables) this.written.add(table);
+  }
+
+  /** What a resource's hooks are given, bound to the transaction `trx`. */
+  private hookContext(r: ResourceDef, trx: Db): HookContext {
+    const inner = this.within(trx);
+    return {
+      resource: r,
+      actor: this.actor,
+      user: this.user,
+      find: (name, field, value) => findBy(trx, this.registry.resource(name), field, value),
+      create: (name, input) => inner.create(name, input),
+      update: (name, id, input) => inner.update(name, id, input),
+      invalidate: (table) => this.wrote(table),
+      services: this.options.services ?? ({} as HookServices),
+    };
+  }
+
+  private hooksOf(r: ResourceDef): ResourceHooks {
+    return r.hooks ?? {};
+  }
+
+  /** One record by id within this writer's reach, or a 404 `<Label> not found.`. */
+  async reachable(resource: ResourceDef | string, id: unknown): Promise<Row> {
+    const r = this.resource(resource);
+    const row = typeof id === 'string' ? await findReachable(this.db, this.registry, r, this.reach(r), 'id', id) : undefined;
+    if (!row) throw notFound(`${r.label} not found.`);
+    return row;
+  }
+
+  /**
+   * Creates a record from validated input: the owner filled in or checked for the writer's role, then
+   * `beforeChange`, the insert and its steps, then `afterChange`, all in one transaction.
+   */
+  async create(resource: ResourceDef | string, input: Row): Promise<Row> {
+    const r = this.resource(resource);
+    const hooks = this.hooksOf(r);
+    this.wrote(r.name);
+    try {
+      return await createRecord(this.db, this.registry, r, input, this.context(), {
+        before: async (trx, data) => {
+          const owned = this.user ? await ownedInput(trx, this.registry, r, this.user, data, true) : data;
+          const changed = hooks.beforeChange ? await hooks.beforeChange({ ...this.hookContext(r, trx), operation: 'create', data: owned }) : owned;
+          // Declared states (states.ts): a record created in other than its initial state is a transition from it.
+          checkTransitions(r, changed, undefined, this.user);
+          return changed;
+        },
+        after: hooks.afterChange && ((trx, record) => Promise.resolve(hooks.afterChange!({ ...this.hookContext(r, trx), operation: 'create', record }))),
+      });
+    } catch (error) {
+      throw asHttp(error);
+    } finally {
+      this.flush();
+    }
+  }
+
+  /**
+   * Updates a record within the writer's reach. `input` may be a function: it is called once the record
+   * is found, so a record out of reach answers 404 before its body is judged (a 400 would tell it exists).
+   * `ifMatch` is the version the writer last saw (412 when the record moved on); `reach` narrows the
+   * writer's own (a person marking their own notification, though an admin reaches everyone's);
+   * `transition` names the declared state transition the update must make (its route: transitions.ts).
+   */
+  async update(
+    resource: ResourceDef | string,
+    id: string,
+    input: Row | (() => Row),
+    options: { ifMatch?: number; reach?: Reach; transition?: string } = {},
+  ): Promise<Row> {
+    const r = this.resource(resource);
+    const hooks = this.hooksOf(r);
+    this.wrote(r.name);
+    try {
+      return await this.inTransaction(async (trx) => {
+        const current = await findReachable(trx, this.registry, r, options.reach ?? this.reach(r), 'id', id);
+        if (!current) throw notFound(`${r.label} not found.`);
+        const given = typeof input === 'function' ? input() : input;
+        const context: WriteContext = { ...this.context(), ifMatch: options.ifMatch };
+        return updateRecord(trx, this.registry, r, id, given, context, {
+          current,
+          before: async (inner, data, previous) => {
+            const owned = this.user ? await ownedInput(inner, this.registry, r, this.user, data, false) : data;
+            const changed = hooks.beforeChange ? await hooks.beforeChange({ ...this.hookContext(r, inner), operation: 'update', data: owned, previous }) : owned;
+            // Declared states (states.ts): a changed states field must be an allowed transition (else 409),
+            // and the update's audit entry names it. `context` is read by the audit step after this one.
+            context.action = transitionAction(checkTransitions(r, changed, previous, this.user, options.transition));
+            return changed;
+          },
+          after: hooks.afterChange && ((inner, record, previous) => Promise.resolve(hooks.afterChange!({ ...this.hookContext(r, inner), operation: 'update', record, previous }))),
+        });
+      });
+    } catch (error) {
+      throw asHttp(error);
+    } finally {
+      this.flush();
+    }
+  }
+
+  /**
+   * Deletes a record within the writer's reach (409 while other records point at it), or moves it into
+   * the recycle bin. A record deleted for good runs its resource's `afterRemove`; purging a bin entry
+   * runs the hook of the resource the record came from, with the row the bin kept.
+   */
+  async remove(resource: ResourceDef | string, id: string, options: { recycle?: boolean } = {}): Promise<{ id: string }> {
+    const r = this.resource(resource);
+    this.wrote(r.name);
+    if (options.recycle) this.wrote(RECYCLE_BIN);
+    try {
+      return await removeRecord(this.db, this.registry, r, id, {
+        recycle: options.recycle,
+        actor: this.actor,
+        reach: this.reach(r),
+        afterRemove: (row, trx) => this.afterRemove(r, row, trx),
+      });
+    } catch (error) {
+      throw asHttp(error);
+    } finally {
+      this.flush();
+    }
+  }
+
+  private async afterRemove(r: ResourceDef, row: Row, trx: Db): Promise<void> {
+    await this.hooksOf(r).afterRemove?.({ ...this.hookContext(r, trx), record: row });
+    if (r.name !== RECYCLE_BIN) return;
+    const origin = this.registry.resources.find((x) => x.name === row.resource);
+    const hook = origin && this.hooksOf(origin).afterRemove;
+    if (!hook) return;
+    let kept: unknown;
+    try {
+      kept = JSON.parse(String(row.data));
+    } catch {
+      return; // a damaged entry has nothing left to clean up after
+    }
+    if (kept && typeof kept === 'object') await hook({ ...this.hookContext(origin, trx), record: kept as Row });
+  }
+
+  /** Writes a recycle-bin entry's record back into its table (restore.ts), in one transaction. */
+  async restore(entryId: string): Promise<Row> {
+    try {
+      const { table, record } = await this.inTransaction((trx) => restoreRecord(trx, this.registry, this.actor, entryId));
+      this.wrote(table, RECYCLE_BIN);
+      return record;
+    } catch (error) {
+      throw asHttp(error);
+    } finally {
+      this.flush();
+    }
+  }
+
+  private inTransaction<T>(work: (trx: Db) => Promise<T>): Promise<T> {
+    return this.db.isTransaction ? work(this.db) : this.db.transaction().execute(work);
+  }
+}
