@@ -14,7 +14,7 @@ export * from './uploads.ts';
 export { fromWire } from './schema.ts';
 export { DEFAULT_MAX_ITEMS, isItems, itemsFieldsOf, itemsTableOf, storedFieldsOf } from './items.ts';
 export { accessOf, allows, authorize, dialogAccess, mayCall, reachOf, type Action, type Decision, type Principal, type Reach } from './authorize.ts';
-export { jobOptions, type AtJobDef, type EveryJobDef, type JobContext, type JobDef, type JobLog } from './jobs.ts';
+export { jobOptions, type AtJobDef, type EveryJobDef, type JobContext, type JobDef, type JobLog, type JobRecords } from './jobs.ts';
 export * from './hooks.ts';
 export * from './handlers.ts';
 export * from './states.ts';

@@ -22,6 +22,11 @@ export interface JobContext {
   registry: Registry;
   /** The database: run queries, or a transaction of the run's own (`db.transaction().execute(…)`). */
   db: Kysely<any>;
+  /**
+   * Writes through the records service as the server's own work (every row reachable; audited, hooked,
+   * held to declared states, dropped from the read cache): what a job that changes records should use.
+   */
+  records: JobRecords;
   /** An `at` job's record as it is when the run starts (read afresh); absent for an `every` job. */
   record?: Record<string, unknown>;
   /** When the run started. */
@@ -32,6 +37,12 @@ export interface JobContext {
   attempt: number;
   /** The server's log. */
   log: JobLog;
+}
+
+/** The records service's writes, as a job is given them (see `JobContext.records`). */
+export interface JobRecords {
+  create(resource: string, input: Record<string, unknown>): Promise<Record<string, unknown>>;
+  update(resource: string, id: string, input: Record<string, unknown>): Promise<Record<string, unknown>>;
 }
 
 /** Where a run says what it did or what went wrong (the server's logger). */

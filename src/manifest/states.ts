@@ -34,7 +34,8 @@ export interface TransitionDef {
   to: string;
   /**
    * The roles that may make it (the server's own writes, without a user, are not asked). Which records a
-   * role reaches is still the resource's `owner`: a seller resubmits only its own document.
+   * role reaches is still the resource's `owner`: a seller resubmits only its own document. None (`[]`):
+   * only the server's own work makes it (a job expiring an order at its time).
    */
   roles: readonly Role[];
   /**
@@ -228,7 +229,6 @@ export function checkStates(r: ResourceDef, fail: (what: string) => never): void
       names.add(t.name);
       known(t.to, `transition ${t.name} goes to`);
       if (t.from !== '*') for (const s of t.from) known(s, `transition ${t.name} leaves from`);
-      if (!t.roles.length) fail(`transition '${t.name}' names no role`);
       for (const name of t.requires ?? [])
         if (name === f.name || !r.fields.some((x) => x.name === name)) fail(`transition '${t.name}' requires unknown field '${name}'`);
       for (const name of Object.keys(t.set ?? {}))

@@ -121,7 +121,7 @@ export async function buildApp({ database, registry, clientDir, logger = false, 
   registerFrontRoutes(app, database.db, registry);
   registerDocs(app, registry);
   // Declared jobs: scheduled by the writes, run by this node until it closes.
-  const jobs = await startJobRunner(database, registry, { log: { info: (m) => app.log.info(m), error: (e) => app.log.error(e) }, changed: () => cache.invalidate(JOB_RUNS) });
+  const jobs = await startJobRunner(database, registry, { log: { info: (m) => app.log.info(m), error: (e) => app.log.error(e) }, changed: () => cache.invalidate(JOB_RUNS), invalidate: (table) => cache.invalidate(table) });
   app.addHook('onClose', () => jobs.stop());
 
   if (clientDir && existsSync(clientDir)) {

@@ -11,6 +11,7 @@
  * text is cut to a line (fit-columns.ts, cell-text.ts). The keyboard reaches each row that opens a
  * record (Enter opens it), and the bulk toolbar, folded away, takes no focus.
  */
+import { transitionsOf, type Role } from '../../manifest/index.ts';
 import { mayCall } from './access.ts';
 import { useMemo, type KeyboardEvent, type ReactElement } from 'react';
 import { Box, Typography, useMediaQuery, type Theme } from '@mui/material';
@@ -194,7 +195,9 @@ export function ListScreen({ resource }: { resource: ResourceDef }) {
       .filter((key) => key !== resource.title && !kept.includes(key))
       .sort((a, b) => weightOf(a) - weightOf(b)),
   );
-  const hasActions = edit || more.length > 0 || remove || details || operations.length > 0 || makeDefault || history;
+  // A transition the role may make on some record is a row action too (offered per row by its state).
+  const transitions = transitionsOf(resource).some(({ transition }) => typeof permissions === 'string' && transition.roles.includes(permissions as Role));
+  const hasActions = edit || more.length > 0 || remove || details || operations.length > 0 || makeDefault || history || transitions;
   const actions = hasActions && (
     <RowActions
       key="actions"

@@ -8,6 +8,7 @@ import { jobOptions, type JobDef, type JobLog, type Registry, type ResourceDef }
 import { JOB_RUNS } from '../../../../resources/system.ts';
 import { findBy, type Db, type Row } from '../../db/repository.ts';
 import { freshOccurrence } from './schedule.ts';
+import { RecordsService } from '../service.ts';
 
 export interface RunnerDeps {
   db: Db;
@@ -15,6 +16,8 @@ export interface RunnerDeps {
   log: JobLog;
   /** Called after the runner changed rows of JOB_RUNS (the Jobs list's cached answers go stale). */
   changed: () => void;
+  /** Drops cached reads of a table a job wrote through `records`. */
+  invalidate?: (table: string) => void;
 }
 
 /** The job a row is an occurrence of, while its resource still declares it. */
@@ -61,7 +64,8 @@ export async function runClaimed(deps: RunnerDeps, row: Row): Promise<{ outcome:
   const attempt = Number(row.attempts);
   const { retries, backoff } = jobOptions(def);
   try {
-    await def.run({ job: String(row.job), resource, registry, db, record, now: new Date(), due: new Date(String(row.dueAt)), attempt, log });
+    const records = new RecordsService({ db, registry, invalidate: deps.invalidate });
+    await def.run({ job: String(row.job), resource, registry, db, records, record, now: new Date(), due: new Date(String(row.dueAt)), attempt, log });
   } catch (error) {
     const now = new Date();
     const last = attempt > retries;
