@@ -3,8 +3,8 @@
  * uploads and resubmits its own, an admin reviews them, and nobody else reaches them (404): another
  * seller, another dealer's team, another agent.
  */
+import { signInAs } from './fixtures/catalogue.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD } from '../../src/server/seed/index.ts';
 import { SECOND_DEALER_EMAIL, SECOND_SELLER_EMAIL } from '../../src/server/seed/people.ts';
 import { engines, startTestServer, type TestServer } from '../support/server.ts';
 import { expectNoSecrets } from '../support/secrets.ts';
@@ -22,15 +22,7 @@ describe.each(engines)('account documents API (%s)', (engine) => {
   const ids = (res: { body: { id: string }[] }) => res.body.map((d) => d.id);
   const userIdOf = async (email: string) =>
     String((await server.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id);
-  const signIn = async (email: string) => {
-    const res = await fetch(`${server.url}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password: DEMO_PASSWORD }),
-    });
-    expect(res.status).toBe(200);
-    return res.headers.get('set-cookie')!.split(';')[0];
-  };
+  const signIn = (email: string) => signInAs(server, email);
 
   beforeAll(async () => {
     server = await startTestServer({ engine });

@@ -5,10 +5,11 @@
  * anyone else, signed in or not, its URL answers 404 exactly as a URL that names no file. The files
  * of public endpoints are still served to anyone.
  */
+import { signInAs } from './fixtures/catalogue.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dealerDocuments, sellerDocuments } from '../../resources/account-documents.ts';
 import { ASSETS_PATH, isPrivateEndpoint } from '../../src/manifest/uploads.ts';
-import { DEMO_PASSWORD, demoEmail } from '../../src/server/seed/index.ts';
+import { demoEmail } from '../../src/server/seed/index.ts';
 import { SECOND_DEALER_EMAIL, SECOND_SELLER_EMAIL } from '../../src/server/seed/people.ts';
 import { gracefulShutdown } from '../../src/server/lifecycle.ts';
 import { S3Storage } from '../../src/server/uploads/s3.ts';
@@ -26,15 +27,7 @@ describe.each(engines)('private files (%s)', (engine) => {
   let shutdown: () => Promise<unknown>;
   const who: Record<'admin' | 'seller' | 'dealer' | 'seller2' | 'dealer2' | 'agent' | 'user', string> = {} as never;
 
-  const signIn = async (email: string) => {
-    const res = await fetch(`${server.url}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password: DEMO_PASSWORD }),
-    });
-    expect(res.status).toBe(200);
-    return res.headers.get('set-cookie')!.split(';')[0];
-  };
+  const signIn = (email: string) => signInAs(server, email);
   const upload = async (cookie: string, endpoint: string, name: string, bytes: Buffer) => {
     const form = new FormData();
     form.append('endpoint', endpoint);

@@ -73,8 +73,11 @@ describe.skipIf(!hasChromium)('creating an agent in the browser', () => {
 
     await page.getByPlaceholder('Search').fill('rahim.uddin.2');
     await expect.poll(() => decodeURIComponent(page.url())).toContain('"q":"rahim.uddin.2"');
-    const row = page.getByRole('row').filter({ hasText: 'rahim.uddin.2@example.com' });
-    await row.getByText('R.D.M.BGD-2').waitFor();
+    // Listed: the one row the search leaves. Its Agent ID may be a column the list left out to fit the
+    // width (it is in Columns), so it is read where it is always shown: the record opened from its row.
+    await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
+    await page.locator('tbody tr').first().getByText('Rahim Uddin').click();
+    await expect.poll(() => dialogOf(page).locator('#root_agentId').inputValue()).toBe('R.D.M.BGD-2');
   });
 
   it('a row\'s "More actions" menu: keyboard, axe-clean, and on a phone', async () => {

@@ -40,9 +40,13 @@ describe.skipIf(!hasChromium)('list values in the browser', () => {
   /** Picks `option` in the list filter select labelled `label`. */
   async function choose(label: string, option: string) {
     const select = page.getByRole('combobox', { name: label, exact: true });
+    const more = page.getByRole('button', { name: /^Filters/ });
+    // Judged once the filters are drawn (the select above the list, or the button that holds the rest):
+    // asked earlier, an inline select not drawn yet reads as behind the button.
+    await expect.poll(async () => (await select.count()) + (await more.count())).toBeGreaterThan(0);
     // Not among the filters above the list: behind its Filters button.
     const behind = !(await select.count());
-    if (behind) await page.getByRole('button', { name: /^Filters/ }).click();
+    if (behind) await more.click();
     await select.click();
     await page.getByRole('option', { name: option, exact: true }).click();
     if (behind) {

@@ -162,6 +162,9 @@ function tableSx(stickyActions: boolean, narrow: boolean) {
         // A dark card's paper is lightened by an overlay (MUI's `--Paper-overlay`): the cell wears the same.
         backgroundImage: 'var(--Paper-overlay)',
       },
+      // A row's menu is drawn inside its sticky cell (no portal): that cell must sit above the cells of
+      // the rows below, which are sticky at the same level and later in the page.
+      '& td:last-of-type:focus-within, & td:last-of-type:has([aria-expanded="true"])': { zIndex: 3 },
       '& tbody tr:hover > td:last-of-type': {
         backgroundImage: `linear-gradient(${theme.palette.action.hover}, ${theme.palette.action.hover}), var(--Paper-overlay, none)`,
       },

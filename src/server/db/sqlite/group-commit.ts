@@ -282,6 +282,14 @@ export class GroupCommitDriver implements Driver {
     }
     this.#exec(`rollback to ${SAVEPOINT}`);
     this.#exec(`release ${SAVEPOINT}`);
+    // Rolling back to the savepoint keeps the shared transaction and the write lock its failed statement
+    // took: nothing would end it before the next statement, so another process writing to the file got
+    // "database is locked" until then (issue 50). With no write of the group waiting to commit it holds
+    // nothing: end it now. Otherwise the group's commit, already queued, ends it.
+    if (!this.#waiting.length) {
+      this.#exec('rollback');
+      this.#open = false;
+    }
   }
 
   /** Commits the group once the writes queued now have run. */
