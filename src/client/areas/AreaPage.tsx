@@ -9,7 +9,7 @@ import { Avatar, Box, Button, Card, CardContent, Typography } from '@mui/materia
 import { Title, useGetIdentity, usePermissions } from 'react-admin';
 import { registry } from '../../../resources/index.ts';
 import { AUDIT_LOG } from '../../../resources/system.ts';
-import { allows, listAccess, mayList } from '../generate/access.ts';
+import { mayList } from '../generate/access.ts';
 import { AVATAR_FALLBACK } from '../providers/auth.ts';
 import { AccessDeniedPage } from '../shell/FallbackPages.tsx';
 import { CountSections, dashboardGroups, RecentChanges, Section } from '../shell/Dashboard.tsx';

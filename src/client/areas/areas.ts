@@ -4,7 +4,7 @@
  * the admin dashboard (`/`). Which lists a role's sidebar and area offer is read from the manifests.
  */
 import { ROLES, type ResourceDef, type Role } from '../../manifest/index.ts';
-import { allows, dialogAccess, listAccess } from '../generate/access.ts';
+import { listAccess } from '../generate/access.ts';
 import { mayCall, mayList } from '../generate/access.ts';
 
 /** The roles with an area of their own. */

@@ -7,7 +7,7 @@ import { useCallback, useEffect, useRef } from 'react';
 import { mayCall } from '../generate/access.ts';
 // react-admin's own router hooks (router-agnostic), not react-router's: one router context, one copy.
 import { useDataProvider, useLocation, useNavigate, usePermissions } from 'react-admin';
-import { dialogAccess, allows, type Registry } from '../../manifest/index.ts';
+import type { Registry } from '../../manifest/index.ts';
 import type { Toast } from '../shell/toast.tsx';
 import type { DialogData, OpenDialog } from './context.ts';
 import { addressedResource, rowDialogData } from '../generate/list-dialogs.ts';

@@ -31,7 +31,6 @@ import {
 import { labelOf, type RemoveDialog, type ResourceDef } from '../../manifest/index.ts';
 import { useOpenDialog } from '../dialogs/context.ts';
 import { UploadButton } from '../widgets/UploadButton.tsx';
-import { allows } from './access.ts';
 import { listDialogs, type Offered } from './list-dialogs.ts';
 import { fieldWeight, listColumns } from './columns.tsx';
 import { DefaultMark, MakeDefaultButton, mayChangeDefault } from './default-record.tsx';

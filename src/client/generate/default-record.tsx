@@ -13,7 +13,7 @@ import type { ResourceDef } from '../../manifest/index.ts';
 import { failureToast, successToast } from '../dialogs/outcome.ts';
 import { send } from '../providers/http.ts';
 import { useToast } from '../shell/toast.tsx';
-import { allows, mayCall } from './access.ts';
+import { mayCall } from './access.ts';
 import { inSentence } from '../dialogs/titles.ts';
 
 /** The id the setting names (null when none), read while the role may read the resource. */

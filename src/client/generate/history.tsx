@@ -9,7 +9,7 @@ import { useCreatePath, useNavigate, useRecordContext } from 'react-admin';
 import type { ResourceDef } from '../../manifest/index.ts';
 import { registry } from '../../../resources/index.ts';
 import { AUDIT_LOG } from '../../../resources/system.ts';
-import { allows, listAccess, mayList } from './access.ts';
+import { mayList } from './access.ts';
 
 /** Whether `role` gets a History action on the rows of `resource`. */
 export function offersHistory(resource: ResourceDef, role: unknown): boolean {

@@ -22,7 +22,6 @@
 import { registry as defaultRegistry } from '../../../resources/index.ts';
 import { parseCall, type DialogDef, type Registry, type ResourceDef } from '../../manifest/index.ts';
 import { dialogTitle } from '../dialogs/titles.ts';
-import { allows, dialogAccess } from './access.ts';
 import { mayCall } from './access.ts';
 
 /** A dialog offered on a list: its type, its declaration and the resource that declares it. */

@@ -8,7 +8,6 @@
  */
 import { listFields, listOptions, type ResourceDef } from '../../manifest/index.ts';
 import { withDialog } from '../dialogs/address.ts';
-import { allows, listAccess } from './access.ts';
 import { listDialogs } from './list-dialogs.ts';
 import { mayList } from './access.ts';
 

@@ -39,7 +39,7 @@ import type { ListBehaviour, ResourceDef } from '../../manifest/index.ts';
 import { failureToast } from '../dialogs/outcome.ts';
 import { send } from '../providers/http.ts';
 import { useToast } from '../shell/toast.tsx';
-import { allows, mayCall } from './access.ts';
+import { mayCall } from './access.ts';
 
 type Reorder = NonNullable<ListBehaviour['reorder']>;
 

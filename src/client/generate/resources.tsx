@@ -2,7 +2,7 @@
 import { lazy, type ReactElement } from 'react';
 import { Resource } from 'react-admin';
 import type { Registry } from '../../manifest/index.ts';
-import { allows, listAccess, mayList } from './access.ts';
+import { mayList } from './access.ts';
 import { iconFor } from './icons.ts';
 
 // List screens (react-admin's List, Datagrid and filter inputs) are code of their own, loaded on first use.

@@ -10,7 +10,7 @@ import type { OperationDef, ResourceDef } from '../../manifest/index.ts';
 import { failureToast, successToast } from '../dialogs/outcome.ts';
 import { send } from '../providers/http.ts';
 import { useToast } from '../shell/toast.tsx';
-import { allows, mayCall } from './access.ts';
+import { mayCall } from './access.ts';
 import { iconFor } from './icons.ts';
 
 export type RowOperation = OperationDef & { row: NonNullable<OperationDef['row']> };

@@ -17,7 +17,6 @@ import {
 import { failureToast } from '../dialogs/outcome.ts';
 import { send } from '../providers/http.ts';
 import { useToast } from '../shell/toast.tsx';
-import { allows, dialogAccess } from './access.ts';
 import type { ColumnProps } from './displays.tsx';
 
 /** The update dialog that picks `field` and that `role` may send, if any. */

@@ -11,7 +11,7 @@ import { Link, Navigate, Title, useCreatePath, useGetList, usePermissions, type 
 import type { ResourceDef } from '../../manifest/index.ts';
 import { registry } from '../../../resources/index.ts';
 import { AUDIT_LOG } from '../../../resources/system.ts';
-import { allows, listAccess, mayList } from '../generate/access.ts';
+import { mayList } from '../generate/access.ts';
 import { iconFor } from '../generate/icons.ts';
 import { homeOf, usableLists } from '../areas/areas.ts';
 

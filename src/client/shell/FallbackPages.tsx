@@ -13,7 +13,7 @@ import type { ReactNode } from 'react';
 import { LinkBase, Loading, Title, useAuthenticated, useLocation, usePermissions } from 'react-admin';
 import { registry } from '../../../resources/index.ts';
 import type { ResourceDef } from '../../manifest/index.ts';
-import { allows, listAccess, mayList } from '../generate/access.ts';
+import { mayList } from '../generate/access.ts';
 import { APP_NAME } from './app-name.ts';
 
 /** The words of both pages, declared once (the tests find the pages by them). */

@@ -14,7 +14,7 @@ import type { MouseEvent } from 'react';
 import { Box, ListItemIcon, ListSubheader, MenuItem, Tooltip, Typography } from '@mui/material';
 import { Menu, useGetList, usePermissions, useResourceDefinitions, useSidebarState, type RaRecord } from 'react-admin';
 import { registry } from '../../../resources/index.ts';
-import { allows, listAccess, mayList } from '../generate/access.ts';
+import { mayList } from '../generate/access.ts';
 import { iconFor } from '../generate/icons.ts';
 import { mayUse } from '../areas/areas.ts';
 import { screensFor, type Screen } from '../areas/screens.ts';

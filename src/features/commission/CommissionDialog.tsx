@@ -31,7 +31,7 @@ import { RecordContextProvider, usePermissions, useRefresh } from 'react-admin';
 import { ChoiceField } from '../../client/generate/displays.tsx';
 import { COMMISSION_FIELDS, type CommissionField } from '../../domain/commission.ts';
 import { formatMoney } from '../../domain/money.ts';
-import { allows, dialogAccess, labelOf, type DialogDef, type FieldDef } from '../../manifest/index.ts';
+import { labelOf, type DialogDef, type FieldDef } from '../../manifest/index.ts';
 import { registry } from '../../../resources/index.ts';
 import type { DialogBodyProps } from '../../client/dialogs/context.ts';
 import { useDialogs } from '../../client/dialogs/context.ts';

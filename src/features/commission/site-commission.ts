@@ -3,7 +3,6 @@
  * five percentages every new product starts with. Until an admin saves it, the built-in percentages
  * (defaults.ts) stand in, so a database seeded before products existed works as it is.
  */
-import { COMMISSION_FIELDS, type CommissionField } from '../../domain/commission.ts';
 import type { Registry } from '../../manifest/index.ts';
 import type { HandlerContext } from '../../server/routes/handlers.ts';
 import { findBy, toRecord, type Db, type Row } from '../../server/db/repository.ts';

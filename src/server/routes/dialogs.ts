@@ -5,7 +5,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   bodySchema,
-  dialogAccess,
   fromWire,
   parseCall,
   routerPath,
