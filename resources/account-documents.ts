@@ -39,7 +39,7 @@ const fields = (owner: Role) => [
     list: true,
   }),
   // Filed under `documents`, a private endpoint: the file is served only to who may read this record.
-  field.file('file', { rule: rules.webUrl('Please upload the document.'), list: true, upload: { endpoint: 'documents', max: 1 } }),
+  field.file('file', { rule: rules.webUrl('Please upload the document.'), list: true, upload: { endpoint: 'documents' } }),
   field.select('status', DOCUMENT_STATUSES, {
     rule: z.enum(DOCUMENT_STATUSES, { error: 'Status must be PENDING, APPROVED or REJECTED.' }),
     choices: [
@@ -130,6 +130,8 @@ function documentsOf(d: DocumentsOf) {
     owner: { field: 'userId', roles: d.owner },
     menu: { group: 'People', icon: 'Description' },
     fields: fields(d.role),
+    // One pending document per kind and owner: a second would wait beside the first for the same review.
+    single: { field: 'kind', while: { status: 'PENDING' }, message: '{kind} is already waiting for review. Wait for its review, or delete it to upload another.' },
     sort: { field: 'id', order: 'DESC' },
     reads: { list: read.list(`GET ${d.base}`), ...d.reads },
     dialogs: {

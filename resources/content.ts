@@ -65,7 +65,7 @@ export const topCategories = defineResource({
     field.image('image', {
       rule: rules.text(3, 'Image is required!'),
       list: true,
-      upload: { endpoint: 'blogcategory' },
+      upload: { endpoint: 'topcategories' },
       hint: 'Image size 150x100 (tablet and desktop), 90x80 (mobile)',
     }),
     // Filled from the name's slug ('summer-sale'): a path relative to the site, which `rules.link` takes.
@@ -133,7 +133,7 @@ export const banners = defineResource({
     field.image('url', {
       label: 'Image',
       rule: rules.webUrl('Inavlid Image URL.'),
-      upload: { endpoint: 'banners', max: 1 },
+      upload: { endpoint: 'banners' },
       hint: 'Image size 2500x700, one file',
       list: true,
     }),

@@ -20,6 +20,7 @@ export const emailHistory = defineResource({
   name: EMAIL_HISTORY,
   label: 'Email history',
   plural: 'Email history',
+  empty: 'No emails sent yet',
   access: { read: ['admin'], write: [] },
   title: 'subject',
   menu: { group: 'Settings', icon: 'Email' },

@@ -17,6 +17,7 @@
 import { z } from 'zod';
 import { defineResource, dialog, field, operation, read, rules, ROLES, type OwnerReach, type Role } from '../src/manifest/index.ts';
 import { NOTIFICATION_TYPES } from '../src/features/notifications/contract.ts';
+import { users } from './people.ts';
 
 /** The longest message a notification may carry (a reject reason is quoted in it). */
 export const MAX_NOTIFICATION_MESSAGE = 2000;
@@ -31,7 +32,13 @@ export const notificationRules = {
   userId: rules.hex24('User is required!'),
   category: z.string().trim().min(1, 'Category is required!').max(50, 'Category must be at most 50 characters.'),
   isRead: z.boolean({ error: 'isRead must be true or false.' }),
+  toRole: z.enum(ROLES, { error: 'Role must be one of the roles offered.' }),
 };
+
+/** Told when an admin's message names both a person and a role, or neither (`sendNotificationModal`). */
+export const AUDIENCE_MESSAGE = 'Choose a user or a role, not both.';
+/** The category an admin's own message is filed under (the bell groups and filters by it). */
+export const MESSAGE_CATEGORY = 'message';
 
 /** `POST /api/notifications/enhanced` (admins): one notification to one user. Strict: nothing else is taken. */
 export const createNotificationBody = z.strictObject({
@@ -69,8 +76,16 @@ export const notifications = defineResource({
     field.boolean('isRead', { label: 'Read', rule: notificationRules.isRead, list: true, filterable: true, createdWith: false }),
     field.reference('userId', 'users', { label: 'User', rule: notificationRules.userId, list: true }),
     field.text('category', { rule: notificationRules.category, list: true, filterable: true }),
-    // JSON text of the metadata besides `category` (the event's resource and record).
-    field.textarea('metadata', { maxLength: MAX_NOTIFICATION_METADATA }),
+    // Set on each notification an admin sent to everyone of a role; the words of the roles are the accounts'.
+    field.select('toRole', ROLES, {
+      label: 'To role',
+      // Not a filter: each filter is an index every notification written keeps up.
+      filterable: false,
+      rule: notificationRules.toRole,
+      choices: users.fields.find((f) => f.name === 'role')?.choices,
+    }),
+    // JSON text of the metadata besides `category` (the event's resource and record), shown as a link to that record.
+    field.textarea('metadata', { label: 'Link', maxLength: MAX_NOTIFICATION_METADATA, display: 'recordLink', emptyShownAs: 'None' }),
   ],
   // Newest first: ids begin with their creation time.
   sort: { field: 'id', order: 'DESC' },
@@ -89,7 +104,20 @@ export const notifications = defineResource({
       success: 'Notification updated successfully.',
       failure: 'Unable to update notification!',
     }),
-    notificationDetails: dialog.details({ show: ['title', 'message', 'type', 'isRead', 'userId', 'category'] }),
+    // What it says, where it leads and when it was sent (issue 51 §5).
+    notificationDetails: dialog.details({ show: ['title', 'message', 'metadata', 'createdAt', 'type', 'isRead', 'userId', 'toRole', 'category'] }),
+    // Ours: an admin's message to one person or to everyone of a role, from the Notifications screen's
+    // toolbar. Sent through `notify`, so it is stored, audited and delivered live like any other.
+    sendNotificationModal: dialog.action({
+      title: 'Send notification',
+      pick: ['userId', 'toRole', 'title', 'message', 'type'],
+      optional: ['userId', 'toRole', 'type'],
+      call: 'POST /notifications/send',
+      handler: 'sendNotificationTo',
+      access: ['admin'],
+      success: 'Notification sent.',
+      failure: 'Unable to send notification!',
+    }),
   },
   operations: {
     // Spec §7 "In-app and push notifications": the signed-in user's own, whatever its role.

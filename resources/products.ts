@@ -125,9 +125,13 @@ const sellerPriceRule = z.number({ error: 'Seller price is required!' }).superRe
   else if (parsed.value === 0) ctx.addIssue({ code: 'custom', message: 'Seller price must be more than 0.' });
 });
 
-/** An optional lower level of the category tree: empty, or the id of one. */
-const optionalLevel = (name: string, target: string, label: string) =>
-  field.reference(name, target, { label, rule: rules.optionalText() });
+/**
+ * An optional lower level of the category tree: empty, or the id of one under the level `above` (each
+ * level's parent is its `category`). The form offers only those and empties it when `above` changes;
+ * the server refuses one under another ('Child category is not under the category chosen.').
+ */
+const optionalLevel = (name: string, target: string, label: string, above: string) =>
+  field.reference(name, target, { label, rule: rules.optionalText(), dependsOn: { field: above, via: 'category' } });
 
 /** What a seller writes of its product. */
 const productForm = ['name', 'category', 'childCategory', 'subCategory', 'subChildCategory', 'images', 'stock', 'sellerprice'];
@@ -145,16 +149,16 @@ export const products = defineResource({
     field.image('images', {
       label: 'Image',
       rule: z.union([z.literal(''), rules.webUrl('Image must be an http(s) URL or a path on this site.')]).optional(),
-      upload: { endpoint: 'blogcategory', max: 1 },
+      upload: { endpoint: 'products' },
       list: true,
     }),
     field.slug('slug', 'name'),
     // Set by the server to the seller who creates it (owner), never sent.
     field.reference('sellerId', 'users', { label: 'Seller', list: true }),
     field.reference('category', 'categories', { label: 'Category', rule: rules.text(1, 'Category is required!'), list: true }),
-    optionalLevel('childCategory', 'childCategories', 'Child category'),
-    optionalLevel('subCategory', 'subCategories', 'Sub category'),
-    optionalLevel('subChildCategory', 'subChildCategories', 'Sub-child category'),
+    optionalLevel('childCategory', 'childCategories', 'Child category', 'category'),
+    optionalLevel('subCategory', 'subCategories', 'Sub category', 'childCategory'),
+    optionalLevel('subChildCategory', 'subChildCategories', 'Sub-child category', 'subCategory'),
     field.number('stock', {
       rule: z.number({ error: 'Stock is required!' }).int('Stock must be a whole number.').min(0, 'Stock cannot be negative.'),
       default: 1,
@@ -215,7 +219,7 @@ export const products = defineResource({
       notify: {
         to: 'admins',
         title: 'Commission to review',
-        message: 'The product {name} waits for its commission to be approved.',
+        message: 'The product {name} by {sellerId} waits for its commission to be approved.',
         type: 'info',
         category: 'commission',
       },

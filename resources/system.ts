@@ -3,7 +3,7 @@
  * that `/recycle` deletes fill (docs/architecture.md: "deletes under /recycle go to a recycle bin that an admin
  * can restore from").
  */
-import { UPLOAD_ENDPOINTS, defineResource, dialog, field, operation, read } from '../src/manifest/index.ts';
+import { UPLOAD_ENDPOINTS, defineResource, dialog, field, operation, read, uploadEndpointOf } from '../src/manifest/index.ts';
 
 /** The table `/recycle` deletes move records into; the server's remove path writes it. */
 export const RECYCLE_BIN = 'recycleBin';
@@ -21,14 +21,8 @@ export const media = defineResource({
     field.text('name', { label: 'File name', list: true, searchable: true }),
     field.select('endpoint', UPLOAD_ENDPOINTS, {
       list: true,
-      choices: [
-        { value: 'payoutInvoice', label: 'Payout invoice' },
-        { value: 'blogcategory', label: 'Blog category' },
-        { value: 'pagefile', label: 'Page file' },
-        { value: 'banners', label: 'Banner' },
-        { value: 'profilepics', label: 'Profile picture' },
-        { value: 'documents', label: 'Account document' },
-      ],
+      // Each endpoint's label is its declaration's (src/manifest/uploads.ts).
+      choices: UPLOAD_ENDPOINTS.map((value) => ({ value, label: uploadEndpointOf(value).label })),
     }),
     field.text('type', { list: true, filterable: true }),
     field.number('size', { list: true, storage: 'integer', display: 'bytes' }),
@@ -38,7 +32,8 @@ export const media = defineResource({
   ],
   sort: { field: 'id', order: 'DESC' },
   reads: { list: read.list('GET /api/gallery', { paging: 'page' }) },
-  list: { upload: { endpoint: 'pagefile', max: 5 } },
+  // As many files an upload as `pagefile` takes (spec §9: 5).
+  list: { upload: { endpoint: 'pagefile' } },
   // Removing a gallery record (`DELETE /api/gallery/{id}`) removes its stored file too, in the delete's
   // transaction: if the file cannot be removed, the record stays.
   hooks: { afterRemove: ({ record, services }) => services.uploads.removeFileOf(record) },
@@ -117,8 +112,9 @@ export const auditLog = defineResource({
     field.text('resource', { list: true, filterable: true, display: 'resource', sortable: false }),
     field.text('recordId', { label: 'Record id', list: true, filterable: true, sortable: false }),
     field.text('action', { list: true, filterable: true, sortable: false }),
-    // `{ field: { before, after } }` as JSON: only the fields the write changed, never a secret.
-    field.textarea('changes'),
+    // `{ field: { before, after } }` as JSON: only the fields the write changed, never a secret; shown
+    // as a table of the fields' labels, before and after, read as the resource's own fields read.
+    field.textarea('changes', { display: 'changes' }),
   ],
   sort: { field: 'at', order: 'DESC' },
   reads: { list: read.list('GET /audit-log') },

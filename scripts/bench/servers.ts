@@ -62,8 +62,8 @@ function track(name: string, proc: ChildProcess, port: number): Child {
  * Spawns a TypeScript child that prints `{"port":…}` on its first line once it listens. It may collect
  * its garbage on demand (`--expose-gc`), so the memory it reports is what it holds.
  */
-function spawnTs(name: string, script: string, args: string[], env: NodeJS.ProcessEnv = {}, nodeArgs: string[] = [], timeoutMs = 60_000): Promise<Child> {
-  const proc = spawn(process.execPath, ['--expose-gc', ...nodeArgs, '--import', 'tsx', join(here, script), ...args], {
+function spawnTs(name: string, script: string, args: string[], env: NodeJS.ProcessEnv = {}, nodeArgs: string[] = [], timeoutMs = 60_000, dir = here): Promise<Child> {
+  const proc = spawn(process.execPath, ['--expose-gc', ...nodeArgs, '--import', 'tsx', join(dir, script), ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NODE_ENV: 'production', ...env },
   });
@@ -106,7 +106,11 @@ export interface OursOptions {
   cacheMb?: number;
 }
 
-export function startOurs(o: OursOptions, name = 'ours'): Promise<Child> {
+/**
+ * Ours, as the code in `checkout` (another commit's work tree, for an A/B run: `ab.ts`) or this one's
+ * when left out.
+ */
+export function startOurs(o: OursOptions, name = 'ours', checkout?: string): Promise<Child> {
   const args: string[] = [];
   if (o.file) args.push('--file', o.file);
   if (o.url) args.push('--url', o.url);
@@ -115,7 +119,9 @@ export function startOurs(o: OursOptions, name = 'ours'): Promise<Child> {
   // BENCH_CPU_PROF=<folder>: ours writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   // The flags `npm start` runs the server with (node-flags.ts): the bench measures the server as it runs.
-  return spawnTs(name, 'serve-ours.ts', args, o.cacheMb === undefined ? {} : { READ_CACHE_MB: String(o.cacheMb) }, [...SERVER_NODE_FLAGS, ...profile]);
+  const env = o.cacheMb === undefined ? {} : { READ_CACHE_MB: String(o.cacheMb) };
+  const dir = checkout ? join(checkout, 'scripts/bench') : here;
+  return spawnTs(name, 'serve-ours.ts', args, env, [...SERVER_NODE_FLAGS, ...profile], 60_000, dir);
 }
 
 export function startCeiling(routesFile: string): Promise<Child> {

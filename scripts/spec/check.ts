@@ -5,6 +5,8 @@
  * - entity: a resource's label equals the entity's name or an alias (ignoring case and punctuation);
  * - message: a field rule gives it (probed), or it is a dialog's success/failure/missing text; but when
  *   the entity's resource declares the field, that field's rule must give it (a mismatch otherwise);
+ *   a widget's message (§5 Upload) is declared when a manifest uses the widget (a field or a list
+ *   that uploads) and the widget's texts (src/manifest/uploads.ts) give it;
  * - endpoint: a dialog or read call has the same method and path (params, query, trailing slash ignored);
  * - error text: a dialog text, a shared text of src/manifest/messages.ts, or a rule message.
  * A declared call the spec lacks is information, except a mutation on a path the spec mutates with
@@ -83,6 +85,8 @@ interface Declared {
   ruleMessages: Map<string, Set<string>>;
   /** Success, failure and missing texts of every dialog. */
   dialogTexts: Set<string>;
+  /** The texts of the widgets the manifests use, by the catalogue's name of the widget ('Upload'). */
+  widgetTexts: Map<string, readonly string[]>;
 }
 
 function declaredModel(registry: Pick<Registry, 'resources'>, catalogue: Catalogue): Declared {
@@ -91,6 +95,7 @@ function declaredModel(registry: Pick<Registry, 'resources'>, catalogue: Catalog
   const calls = new Map<string, { call: string; owners: string[] }>();
   const rules = new Map<string, Set<string>>();
   const dialogTexts = new Set<string>();
+  const widgetTexts = new Map<string, readonly string[]>();
   const addCall = (call: string, owner: string) => {
     const entry = calls.get(callKey(call)) ?? { call, owners: [] };
     entry.owners.push(owner);
@@ -117,6 +122,7 @@ function declaredModel(registry: Pick<Registry, 'resources'>, catalogue: Catalog
     }
     if (r.list?.reorder) addCall(r.list.reorder.call, `${r.name}.reorder`);
     if (r.list?.failure) dialogTexts.add(r.list.failure.title).add(r.list.failure.message);
+    if (r.list?.upload || r.fields.some((f) => f.upload)) widgetTexts.set('Upload', uploadTexts);
   }
   return {
     resources,
@@ -127,6 +133,7 @@ function declaredModel(registry: Pick<Registry, 'resources'>, catalogue: Catalog
     calls,
     ruleMessages: rules,
     dialogTexts,
+    widgetTexts,
   };
 }
 
@@ -206,7 +213,10 @@ function compareDialog(spec: SpecDialog, d: DialogDef, missingPattern: RegExp): 
   if (spec.fields) {
     const declared = 'pick' in d ? d.pick : 'show' in d ? d.show : [];
     const lacking = spec.fields.filter((f) => !declared.includes(f));
-    const surplus = declared.filter((f) => !spec.fields!.includes(f));
+    // A field beyond the spec's is no mismatch when the dialog may leave it out (`optional`): the body
+    // the spec names is still taken as it is (a sub-child category's update may also move it).
+    const optional: readonly string[] = ('optional' in d && d.optional) || [];
+    const surplus = declared.filter((f) => !spec.fields!.includes(f) && !optional.includes(f));
     if (lacking.length || surplus.length)
       out.push(`fields: spec ${list(spec.fields)}, declared ${list(declared)}`);
   }
@@ -289,7 +299,8 @@ function checkMessages(ctx: Declared, catalogue: Catalogue, mismatches: Finding[
       if (!declared)
         mismatches.push({ kind: 'message', subject: name, detail: `no rule of ${homes.join(' / ')} gives it` });
     } else {
-      declared = producers.length > 0 || [...ctx.dialogTexts].some((t) => sameText(m.message, t));
+      const texts = [...ctx.dialogTexts, ...((m.widget && ctx.widgetTexts.get(m.widget)) || [])];
+      declared = producers.length > 0 || texts.some((t) => sameText(m.message, t));
     }
     (declared ? coverage.declared : coverage.missing).push(name);
   }

@@ -7,7 +7,7 @@
  * providers); the login page, the layout, the registry (with zod) and the list screens load when
  * first needed, and RJSF when a form dialog first opens.
  */
-import { useState, type ReactElement } from 'react';
+import { useState, type ReactElement, type ReactNode } from 'react';
 import { CssBaseline } from '@mui/material';
 import {
   AdminContext,
@@ -21,9 +21,12 @@ import {
 import { createAuthProvider } from './providers/auth.ts';
 import { createDataProvider } from './providers/data.ts';
 import { deferred } from './shell/deferred.tsx';
+import { ShellLoading } from './shell/loading.tsx';
+import { RegistryProvider } from './registry/context.tsx';
 import { ToastNotifications } from './shell/Notifications.tsx';
 import { darkTheme, lightTheme } from './shell/theme.ts';
 import { ToastProvider } from './shell/toast.tsx';
+import { selfServiceRoutes } from './shell/self-service/routes.tsx';
 import { captureReferral } from './areas/referral-storage.ts';
 import { addressRouterProvider } from './dialogs/address-router.ts';
 
@@ -35,14 +38,31 @@ const loadPages = () => import('./shell/pages.ts');
 const loadScreenRoutes = () => import('./areas/routes.tsx');
 
 const LoginPage = deferred(() => import('./shell/LoginPage.tsx').then((m) => m.LoginPage), <LoadingPage />);
-const AppLayout = deferred(() => loadLayout().then((m) => m.AppLayout), <LoadingPage />);
+// While the layout's code (and, below, the role's resources) load, the shell's shape with placeholders
+// shows at once: react-admin's LoadingPage is blank for its first second (issue 51.8).
+// The layout holds every screen that reads the manifests (menu, dashboard, lists, dialogs): it is given
+// the registry through context (registry/context.tsx), with the registry's chunk loaded beside its own.
+const AppLayout = deferred(
+  () =>
+    Promise.all([loadLayout(), loadRegistry()]).then(([m, registry]) => {
+      const Layout = m.AppLayout;
+      return function LayoutWithRegistry({ children }: { children: ReactNode }) {
+        return (
+          <RegistryProvider registry={registry}>
+            <Layout>{children}</Layout>
+          </RegistryProvider>
+        );
+      };
+    }),
+  <ShellLoading />,
+);
 const ErrorPage = deferred(() => loadPages().then((m) => m.ErrorPage));
 // react-admin renders it without props (its `title` types disagree with CatchAllComponent).
 const NotFound = deferred<object>(() => loadPages().then((m) => m.NotFound));
 const AccessDenied = deferred(() => loadPages().then((m) => m.AccessDenied));
 const AuthenticationError = deferred(() => loadPages().then((m) => m.AuthenticationError));
 // The landing page after sign-in (counts per list, recent changes): its code loads with it.
-const Dashboard = deferred(() => import('./shell/Dashboard.tsx').then((m) => m.Dashboard), <LoadingPage />);
+const Dashboard = deferred(() => import('./shell/Dashboard.tsx').then((m) => m.Dashboard), <ShellLoading />);
 
 let generate: ((role: unknown) => ReactElement[]) | undefined;
 
@@ -93,12 +113,14 @@ export function App({ dataProvider = defaults.dataProvider, authProvider = defau
             layout={AppLayout}
             dashboard={Dashboard}
             loginPage={LoginPage}
-            loading={LoadingPage}
+            loading={ShellLoading}
             error={ErrorPage}
             catchAll={NotFound}
             accessDenied={AccessDenied}
             authenticationError={AuthenticationError}
           >
+            {/* Sign-up and password reset: outside the layout, open to whoever is not signed in. */}
+            {selfServiceRoutes}
             {resourcesFor}
           </CoreAdminUI>
           <ToastNotifications />

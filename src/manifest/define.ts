@@ -7,6 +7,8 @@ import { parseCall } from './call.ts';
 import { checkJobs } from './jobs.ts';
 import { checkStates, transitionsOf } from './states.ts';
 import { itemsProblem } from './items.ts';
+import { TIMESTAMP_FIELDS } from './list.ts';
+import { withImplicitDetails } from './offers.ts';
 import { UPLOAD_ENDPOINTS, type DialogDef, type NotifyDef, type Embed, type ReadDef, type ResourceDef, type ResourceInput } from './types.ts';
 
 export function defineResource(input: ResourceInput): ResourceDef {
@@ -32,10 +34,17 @@ export function defineResource(input: ResourceInput): ResourceDef {
     if (f.kind === 'select' && !f.options?.length) fail(`select '${f.name}' has no options`);
     if (f.kind === 'reference' && !f.reference) fail(`reference '${f.name}' names no resource`);
     if (f.kind === 'items' && itemsProblem(f)) fail(itemsProblem(f)!);
+    if (f.kind === 'items' && f.items?.fields.some((sub) => sub.dependsOn)) fail(`items '${f.name}': a sub-field cannot depend on another`);
     if (f.upload && !UPLOAD_ENDPOINTS.includes(f.upload.endpoint)) fail(`field '${f.name}' uploads to unknown endpoint`);
     if (f.upload && f.kind !== 'image' && f.kind !== 'file') fail(`field '${f.name}': only image and file fields upload`);
     if (f.fill && !fieldNames.has(f.fill.from)) fail(`field '${f.name}' is filled from an unknown field`);
     if (f.drawn && !(f.upload && fieldNames.has(f.drawn.from))) fail(`field '${f.name}' is drawn without upload or source`);
+    if (f.dependsOn) {
+      // Whether the target holds the parent as `via` is the registry's to check (it knows the target).
+      const on = r.fields.find((x) => x.name === f.dependsOn!.field);
+      if (f.kind !== 'reference') fail(`field '${f.name}': only a reference depends on another`);
+      if (on?.kind !== 'reference' || on === f) fail(`field '${f.name}' depends on '${f.dependsOn.field}', which is not another reference of it`);
+    }
   }
   const fieldOf = (name: string) => r.fields.find((f) => f.name === name);
   const { reorder, toggle, upload } = r.list ?? {};
@@ -69,12 +78,20 @@ export function defineResource(input: ResourceInput): ResourceDef {
   checkJobs(r.jobs, fieldNames, fail);
   checkStates(r, fail);
   for (const { transition: t } of transitionsOf(r)) if (t.notify) checkNotify(r, `transition ${t.name}`, t.notify, fail);
+  if (r.single) {
+    const { field: one, while: holds } = r.single;
+    if (!fieldNames.has(one) || !r.owner || r.owner.via) fail(`single '${one}' needs a declared field and an owner field of its own`);
+    for (const name of Object.keys(holds)) if (!fieldNames.has(name)) fail(`single: while names unknown field '${name}'`);
+  }
+  // Every list's rows open something (issue 51): a listed resource without a details dialog gets one.
+  r.dialogs = withImplicitDetails(r);
   return r;
 }
 
 function checkDialog(type: string, d: DialogDef, known: (n: string) => boolean, fail: (w: string) => never) {
   if ('pick' in d) for (const p of d.pick) if (!known(p)) fail(`dialog ${type} picks unknown field '${p}'`);
-  if ('show' in d) for (const p of d.show) if (!known(p)) fail(`dialog ${type} shows unknown field '${p}'`);
+  // A details dialog may also show when the record was made or changed: every record has both.
+  if ('show' in d) for (const p of d.show) if (!known(p) && !TIMESTAMP_FIELDS.some((t) => t.name === p)) fail(`dialog ${type} shows unknown field '${p}'`);
   if (d.component !== undefined && typeof d.component !== 'function') fail(`dialog ${type}: component must be a loader (() => import(…))`);
   if ('pick' in d) {
     for (const p of d.optional ?? []) if (!d.pick.includes(p)) fail(`dialog ${type}: optional '${p}' is not picked`);

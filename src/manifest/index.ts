@@ -12,6 +12,9 @@ export { bodySchema, formJsonSchema, pickedFields, ruleOf, labelOf, issuesByFiel
 export { isSortable, isFilterable, isRangeFilterable, listFields, listOptions, RANGE_ENDS, TIMESTAMP_FIELDS, timestampFields, type ListOptions } from './list.ts';
 export * from './uploads.ts';
 export { fromWire } from './schema.ts';
+export { chooseFirstMessage, clearDependents, mismatchMessage, parentOf, referenceKey } from './dependent.ts';
+export { implicitDetailsType, updateGaps, withImplicitDetails } from './offers.ts';
+export { fixedIn, makesRecord } from './fixed.ts';
 export { DEFAULT_MAX_ITEMS, isItems, itemsFieldsOf, itemsTableOf, storedFieldsOf } from './items.ts';
 export { accessOf, allows, authorize, dialogAccess, mayCall, reachOf, type Action, type Decision, type Principal, type Reach } from './authorize.ts';
 export { jobOptions, type AtJobDef, type EveryJobDef, type JobContext, type JobDef, type JobLog, type JobRecords } from './jobs.ts';

@@ -35,6 +35,14 @@ export function createRegistry(resources: readonly ResourceDef[]): Registry {
       if (!target) fail(`${r.name}.${f.name} points at unknown '${f.reference}'`);
       const by = f.referenceBy;
       if (by && !target!.fields.some((x) => x.name === by && x.unique)) fail(`${r.name}.${f.name}: '${by}' is not a unique field of ${target!.name}`);
+      if (f.dependsOn) {
+        // The target's `via` must hold what the parent field holds: the same resource by the same key,
+        // and be filterable (the form asks the target's list filtered by it).
+        const on = r.fields.find((x) => x.name === f.dependsOn!.field)!;
+        const via = target!.fields.find((x) => x.name === f.dependsOn!.via);
+        if (via?.kind !== 'reference' || via.reference !== on.reference || (via.referenceBy ?? 'id') !== (on.referenceBy ?? 'id') || !via.filterable)
+          fail(`${r.name}.${f.name}: '${f.dependsOn.via}' of ${target!.name} is not a filterable reference to what '${on.name}' holds`);
+      }
     }
     if (r.owner) {
       // Owners are accounts; a team is a field of the accounts naming the one it works under.

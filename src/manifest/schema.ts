@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { withinStorage } from './rules.ts';
 import { DEFAULT_MAX_ITEMS } from './items.ts';
+import { fixedIn } from './fixed.ts';
 import type { Choice, DialogDef, FieldDef, ResourceDef } from './types.ts';
 
 /** The declared fields a form dialog picks, in its order. */
@@ -102,7 +103,7 @@ export function formJsonSchema(resource: ResourceDef, dialog: DialogDef): Record
   const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
   for (const f of pickedFields(resource, dialog)) {
     const raw = properties[f.name];
-    if (raw) properties[f.name] = fieldJsonSchema(raw, f);
+    if (raw) properties[f.name] = fieldJsonSchema(raw, f, fixedIn(f, dialog));
   }
   delete schema.$schema;
   return schema;
@@ -111,12 +112,12 @@ export function formJsonSchema(resource: ResourceDef, dialog: DialogDef): Record
 type JsonSchema = Record<string, unknown>;
 
 /** A field's JSON Schema as the form draws it: its choices, title, hint; an `items` field's sub-fields alike. */
-function fieldJsonSchema(raw: JsonSchema, f: FieldDef): JsonSchema {
+function fieldJsonSchema(raw: JsonSchema, f: FieldDef, fixed = !!f.readOnly): JsonSchema {
   if (f.kind === 'select' && f.options && !constantsOf(raw)) raw.enum = [...f.options];
   const p = asChoices(raw, f.choices);
   p.title = labelOf(f);
   if (f.hint) p.description = f.hint;
-  if (f.readOnly) p.readOnly = true;
+  if (fixed) p.readOnly = true;
   const item = f.kind === 'items' ? (p.items as JsonSchema | undefined) : undefined;
   const subs = item?.properties as Record<string, JsonSchema> | undefined;
   if (subs) for (const sub of f.items!.fields) if (subs[sub.name]) subs[sub.name] = fieldJsonSchema(subs[sub.name], sub);

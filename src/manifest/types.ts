@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import type { ResourceHooks } from './hooks.ts';
 import type { HandlerName } from './handlers.ts';
+import type { UploadEndpoint } from './uploads.ts';
 
 /**
  * The tones a notification is shown in (its `type`). Notify is the core's (every resource may declare
@@ -92,6 +93,11 @@ export interface FieldOptions {
   hint?: string;
   /** Shown in forms but not editable there. */
   readOnly?: boolean;
+  /**
+   * Given when the record is made and never changed after (spec §3: a profile's email is not changeable):
+   * an update dialog need not offer it, though the create does (`updateGaps`, src/manifest/offers.ts).
+   */
+  setOnce?: boolean;
   /** A value no other record of the resource may share (a unique index). */
   unique?: boolean;
   /**
@@ -124,9 +130,14 @@ export interface FieldOptions {
    * - `'datetime'` (ISO text): a date and time in the user's locale (`Intl.DateTimeFormat`), as every
    *   record's `createdAt` and `updatedAt` are;
    * - `'resource'` (text): the value names a resource (`topCategories`), shown by its label ('Top
-   *   category') and filtered by a choice of the resources.
+   *   category') and filtered by a choice of the resources;
+   * - `'changes'` (JSON text `{ field: { before, after } }`, the audit log's): a table of the changed
+   *   fields of the record the entry names (its `resource`), each by its label, before and after shown
+   *   as that resource's own fields show them (a reference by its title, money formatted);
+   * - `'recordLink'` (JSON text holding `resource` and `recordId`, a notification's metadata): a link
+   *   to that record, read as its resource's label and its title.
    */
-  display?: 'money' | 'bytes' | 'datetime' | 'resource';
+  display?: 'money' | 'bytes' | 'datetime' | 'resource' | 'changes' | 'recordLink';
   /**
    * For `text` that holds a whole number because the specification sends it as text (a category's
    * `order`: '1', '2', '10'): the list sorts it by its value (1, 2, 10, not 1, 10, 2), on both engines
@@ -162,6 +173,34 @@ export interface FieldOptions {
    * (409 naming the current state); lists and details dialogs offer the allowed ones as actions.
    */
   states?: import('./states.ts').StatesDef;
+  /**
+   * For a `reference`: its choices depend on another reference of this resource (see `DependsOn`). The
+   * form offers only the target records under the value chosen there, asks for that one first, and
+   * clears this field when it changes; the server refuses a pair that does not match (400, under this
+   * field). Example (a product's child category is one of its category's):
+   * `field.reference('childCategory', 'childCategories', { dependsOn: { field: 'category', via: 'category' } })`.
+   */
+  dependsOn?: DependsOn;
+}
+
+/**
+ * A reference whose choices depend on another (`FieldOptions.dependsOn`): the choices are the target
+ * records whose `via` field holds this record's `field` value (both name the same resource by the same
+ * key, which the registry checks). Messages, made from the labels unless given:
+ * - `first`: this field holds a value while `field` is empty ('Choose the category first.');
+ * - `mismatch`: the target record is not under the value of `field`
+ *   ('Child category is not under the category chosen.').
+ * The form shows `first` as the hint of the empty picker.
+ */
+export interface DependsOn {
+  /** The reference field of this resource the choices depend on (the parent level: `category`). */
+  field: string;
+  /** The field of the target resource that holds the parent (a child category's `category`); filterable. */
+  via: string;
+  /** Told when this field is set and `field` is empty. */
+  first?: string;
+  /** Told when the chosen target record is not under the value of `field`. */
+  mismatch?: string;
 }
 
 /**
@@ -174,19 +213,18 @@ export interface Choice {
   tone?: 'success' | 'warning' | 'error' | 'info' | 'default';
 }
 
-/** The upload endpoints of spec §7 (`POST /api/s3/upload` with `endpoint`), and ours for private documents (see src/manifest/uploads.ts). */
-export const UPLOAD_ENDPOINTS = ['payoutInvoice', 'blogcategory', 'pagefile', 'banners', 'profilepics', 'documents'] as const;
-export type UploadEndpoint = (typeof UPLOAD_ENDPOINTS)[number];
+// The upload endpoints are declared, with what each takes, in src/manifest/uploads.ts.
+export { UPLOAD_ENDPOINTS, type UploadEndpoint } from './uploads.ts';
 
-/** How a field uploads (see `src/manifest/uploads.ts` for what each endpoint takes). */
+/** How a field (or a list's Upload button) uploads. */
 export interface UploadOptions {
-  /** The endpoint name sent with the files: where the server files them and which types it takes. */
-  endpoint: UploadEndpoint;
   /**
-   * How many files the widget takes at once (spec §9: default 5; a single-image field allows 1;
-   * more than 2 shows a gallery). A field stores one URL, so a field's upload takes 1 unless set.
+   * The endpoint name sent with the files: where the server files them. Its declaration in
+   * `src/manifest/uploads.ts` says the types, the size, how many files an upload carries (the widget
+   * of a field, which holds one URL, takes one; the list's Upload button as many as the endpoint
+   * takes) and who may fetch them; nothing of that is said again here.
    */
-  max?: number;
+  endpoint: UploadEndpoint;
 }
 
 /** A declared field: its name, kind and options, as `field.*` builders produce it. */
@@ -362,6 +400,11 @@ export interface DetailsDialog extends DialogBase {
   view?: DetailsView;
   /** Who may open it. Details dialogs only read, so this defaults to the resource's `read` access. */
   access?: Access;
+  /**
+   * Made by `defineResource` for a listed resource that declares no details dialog (every list's rows
+   * open): a list offers it only to a role that has no Edit on the row.
+   */
+  implicit?: boolean;
 }
 
 /**
@@ -622,6 +665,28 @@ export interface ResourceInput {
   hooks?: ResourceHooks;
   /** Scheduled work, by a name of your choosing: at a record's time field or every N seconds (jobs.ts). */
   jobs?: Record<string, import('./jobs.ts').JobDef>;
+  /**
+   * What the list says when it has no rows, in plain words ('No emails sent yet'). Default: 'No <plural>
+   * yet' for a plural that is one ('No categories yet'), else 'The <plural> is empty' ('The recycle bin
+   * is empty'): a collective name ('Recycle bin', 'Audit log') is not a count of things.
+   */
+  empty?: string;
+  /**
+   * At most one record per owner and value of `field` while the record holds `while` (one pending document
+   * per kind): the server refuses another (409, `message` under `field`, `{<field>}` read as the value's
+   * choice label), and create forms do not offer a value already taken so.
+   */
+  single?: SingleDef;
+}
+
+/** See `ResourceInput.single`. */
+export interface SingleDef {
+  /** The field whose value there is one of (a document's `kind`); the owner field (`owner.field`) is the other. */
+  field: string;
+  /** What the record holds while it counts (`{ status: 'PENDING' }`). */
+  while: Record<string, string | number | boolean>;
+  /** The refusal, `{<field>}` replaced by the value's label ('A {kind} is already waiting for review.'). */
+  message: string;
 }
 
 /** A resource after `defineResource` checked it. */

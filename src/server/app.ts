@@ -16,6 +16,7 @@ import { guardInput, MAX_PARAM_LENGTH, routerRefusal } from './input-guard.ts';
 import { AUDIT_LOG, JOB_RUNS } from '../../resources/system.ts';
 import { startJobRunner } from './records/jobs/index.ts';
 import { ReadCache } from './db/read-cache.ts';
+import { TableStatistics } from './db/table-statistics.ts';
 import { NotificationHub } from '../features/notifications/server/hub.ts';
 // Web Push: `registerPush` starts its sender per app.
 import { registerPush, type PushOptions } from '../features/push/server/index.ts';
@@ -69,6 +70,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The answers of reads kept between writes (its `size` and `bytes` show what it holds). */
     readCache: ReadCache;
+    /** PostgreSQL: what analyses tables after bulk writes (db/table-statistics.ts); undefined on SQLite. */
+    tableStatistics: TableStatistics | undefined;
   }
 }
 
@@ -104,8 +107,12 @@ export async function buildApp({ database, registry, clientDir, logger = false, 
   registerAuth(app, database.db, registry, { ...readSignInLimits(), ...signIn });
   // Other nodes may write to a shared PostgreSQL; SQLite's file belongs to this process alone.
   // Every write appends an audit entry in its transaction (records/audit.ts): the log's answers go stale with it.
-  const cache = new ReadCache({ ttlMs: database.engine === 'postgres' ? 1000 : Number.POSITIVE_INFINITY, maxBytes: readCacheBytes, writtenByEveryWrite: [AUDIT_LOG, JOB_RUNS] });
+  // PostgreSQL: a table written in bulk is analysed after, so a large list's estimated total is close (count.ts).
+  const statistics = database.engine === 'postgres' ? new TableStatistics(database.db, (error) => app.log.error(error)) : undefined;
+  if (statistics) app.addHook('onClose', () => statistics.close());
+  const cache = new ReadCache({ ttlMs: database.engine === 'postgres' ? 1000 : Number.POSITIVE_INFINITY, maxBytes: readCacheBytes, writtenByEveryWrite: [AUDIT_LOG, JOB_RUNS], written: statistics && ((table) => statistics.written(table)) });
   app.decorate('readCache', cache);
+  app.decorate('tableStatistics', statistics);
   // The other nodes (REDIS_URL), then the realtime socket, whose adapter rides the same Redis.
   await registerCluster(app, redisUrl, redisPrefix);
   registerRealtime(app, { db: database.db, allowedOrigins, trustProxy });

@@ -284,14 +284,14 @@ describe.each(engines)('agents, dealers and sellers API (%s)', (engine) => {
       expect((await server.api('GET', `/sellers/${mine.id}`, { cookie: seller })).status).toBe(200);
     });
 
-    it("answers 404 to a seller reading, changing or deleting another seller's profile", async () => {
+    it("answers 404 to a seller reading or changing another seller's profile, and 403 to deleting any (deleteSeller is the admin's)", async () => {
       const mine = await profileOf('sellers', 'seller@demo.test');
       const other = await profileOf('sellers', SECOND_SELLER_EMAIL);
       const seller = await server.login('seller');
       const body = { shopname: 'Taken over', country: 'BD', image: '/avatar.png', phone: '+8801700000000' };
       expect((await server.api('GET', `/sellers/${other.id}`, { cookie: seller })).status).toBe(404);
       expect((await server.api('PATCH', `/sellers/${other.id}/edit`, { cookie: seller, body })).status).toBe(404);
-      expect((await server.api('DELETE', `/sellers/${other.id}`, { cookie: seller })).status).toBe(404);
+      expect((await server.api('DELETE', `/sellers/${other.id}`, { cookie: seller })).status).toBe(403);
       expect((await server.api('GET', `/sellers/${other.id}`, { cookie: admin })).body.shopname).not.toBe('Taken over');
 
       const own = await server.api('PATCH', `/sellers/${mine.id}/edit`, { cookie: seller, body: { ...body, shopname: 'Demo Seller Outlet' } });

@@ -11,6 +11,9 @@ import { expectNoSecrets } from '../support/secrets.ts';
 
 
 const licence = { kind: 'TRADE_LICENCE', file: '/assets/images/licence.pdf' };
+// One pending document per kind and owner (resources/account-documents.ts `single`): each test files its own kind.
+const statement = { kind: 'BANK_STATEMENT', file: '/assets/images/statement.pdf' };
+const certificate = { kind: 'TAX_CERTIFICATE', file: '/assets/images/tax.pdf' };
 
 describe.each(engines)('account documents API (%s)', (engine) => {
   let server: TestServer;
@@ -53,7 +56,7 @@ describe.each(engines)('account documents API (%s)', (engine) => {
     });
 
     it("answers 404 to another seller, and to a dealer whose team the owner is not in", async () => {
-      const mine = await server.api('POST', '/sellers/documents', { cookie: seller, body: licence });
+      const mine = await server.api('POST', '/sellers/documents', { cookie: seller, body: statement });
       const theirs = await server.api('POST', '/sellers/documents', { cookie: seller2, body: { kind: 'NATIONAL_ID', file: '/assets/images/id.png' } });
       const id = mine.body.id;
       expect((await server.api('GET', `/sellers/documents/${id}`, { cookie: seller2 })).status).toBe(404);
@@ -80,7 +83,7 @@ describe.each(engines)('account documents API (%s)', (engine) => {
     });
 
     it('are reviewed by an admin, and go back to review when sent again', async () => {
-      const doc = await server.api('POST', '/sellers/documents', { cookie: seller, body: licence });
+      const doc = await server.api('POST', '/sellers/documents', { cookie: seller, body: certificate });
       const path = `/sellers/documents/${doc.body.id}`;
       expect((await server.api('PATCH', path, { cookie: seller, body: { status: 'APPROVED' } })).status).toBe(403);
       const wrong = await server.api('PATCH', path, { cookie: admin, body: { status: 'MAYBE' } });
@@ -89,11 +92,11 @@ describe.each(engines)('account documents API (%s)', (engine) => {
       expect(rejected.status).toBe(200);
       expect(rejected.body).toMatchObject({ status: 'REJECTED', note: 'Expired in 2023.', userId: doc.body.userId });
 
-      const again = await server.api('PATCH', `${path}/resubmit`, { cookie: seller, body: { ...licence, file: '/assets/images/licence-2024.pdf' } });
+      const again = await server.api('PATCH', `${path}/resubmit`, { cookie: seller, body: { ...certificate, file: '/assets/images/licence-2024.pdf' } });
       expect(again.status).toBe(200);
       expect(again.body).toMatchObject({ status: 'PENDING', note: null, file: '/assets/images/licence-2024.pdf' });
-      expect((await server.api('PATCH', `${path}/resubmit`, { cookie: seller, body: { ...licence, status: 'APPROVED' } })).status).toBe(400);
-      expect((await server.api('PATCH', `${path}/resubmit`, { cookie: admin, body: licence })).status).toBe(403);
+      expect((await server.api('PATCH', `${path}/resubmit`, { cookie: seller, body: { ...certificate, status: 'APPROVED' } })).status).toBe(400);
+      expect((await server.api('PATCH', `${path}/resubmit`, { cookie: admin, body: certificate })).status).toBe(403);
 
       expect((await server.api('PATCH', path, { cookie: admin, body: { status: 'APPROVED', note: '' } })).body.status).toBe('APPROVED');
       expect((await server.api('DELETE', path, { cookie: seller })).status).toBe(200);

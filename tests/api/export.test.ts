@@ -13,6 +13,7 @@ import { parseCall, urlOf, type ResourceDef } from '../../src/manifest/index.ts'
 import { newId } from '../../src/server/db/id.ts';
 import { parseListQuery } from '../../src/server/db/list-query.ts';
 import { csvChunks, csvColumns, EXPORT_PAGE } from '../../src/server/routes/export.ts';
+import { labelledReferences } from '../../src/server/db/labels.ts';
 import { engines, startTestServer, type TestServer } from '../support/server.ts';
 
 /** RFC 4180 read back: quoted cells may hold commas, doubled quotes and line breaks. */
@@ -195,7 +196,8 @@ describe.each(engines)('CSV export of lists (%s)', (engine) => {
       expect(res.status, r.name).toBe(200);
       const text = await textOf(res);
       const [header] = parseCsv(text.slice(1));
-      expect(header, r.name).toEqual(csvColumns(r));
+      // Each reference the admin may read also by its label, beside its id (issue 51 §5).
+      expect(header, r.name).toEqual(csvColumns(r, labelledReferences(registry, r, { id: 'admin', role: 'admin' })));
       for (const f of r.fields.filter((x) => x.secret)) expect(header, r.name).not.toContain(f.name);
       expect(text, r.name).not.toMatch(/scrypt|passwordHash/i);
     }

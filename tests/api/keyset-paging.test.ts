@@ -79,10 +79,10 @@ describe.each(engines)('keyset paging and estimated totals (%s)', (engine) => {
     const at = new Date().toISOString();
     const word = `Past${tag}`;
     const rows = Array.from({ length: EXACT_COUNT_UP_TO + 500 }, (_, i) => ({
-      id: newId(), name: `${word} ${String(i).padStart(4, '0')}`, slug: `past${tag}-${i}`, image: '/logo.jpg', href: '/c/x', status: 'DRAFT', order: 2, createdAt: at, updatedAt: at,
+      id: newId(), name: `${word} ${String(i).padStart(5, '0')}`, slug: `past${tag}-${i}`, image: '/logo.jpg', href: '/c/x', status: 'DRAFT', order: 2, createdAt: at, updatedAt: at,
     }));
     // PostgreSQL: the table not analysed since (autovacuum held off), so the planner's estimate of the
-    // matches is its guess from the pattern alone, far short of the 1,500 there are.
+    // matches is its guess from the pattern alone, far short of the EXACT_COUNT_UP_TO + 500 there are.
     if (engine === 'postgres') await server.db.executeQuery(sql`alter table ${sql.table(r.name)} set (autovacuum_enabled = false)`.compile(server.db));
     for (let i = 0; i < rows.length; i += 250) await server.db.insertInto(r.name).values(rows.slice(i, i + 250)).execute();
     const start = rows.length - 50;

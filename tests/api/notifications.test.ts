@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import type { NotificationWire } from '../../src/features/notifications/contract.ts';
 import { deliver, notify } from '../../src/features/notifications/server/index.ts';
 import { registry } from '../../resources/index.ts';
+import { formatMoney } from '../../src/domain/money.ts';
 import { engines, startTestServer, type TestServer } from '../support/server.ts';
 import { account, makeBranch, productBody } from './fixtures/catalogue.ts';
 
@@ -286,7 +287,8 @@ describe.each(engines)('notifications API (%s)', (engine) => {
       expect(product.id).toBeTruthy();
       const toAdmin = (await since(adminId, start)).filter((n) => n.title === 'Commission to review');
       expect(toAdmin).toHaveLength(1);
-      expect(toAdmin[0]).toMatchObject({ message: 'The product Blue Kettle waits for its commission to be approved.', type: 'info', category: 'commission' });
+      // The seller is named by its account's name, never its id (issue 51 §5).
+      expect(toAdmin[0]).toMatchObject({ message: 'The product Blue Kettle by Test seller waits for its commission to be approved.', type: 'info', category: 'commission' });
       expect(JSON.parse(String(toAdmin[0].metadata))).toEqual({ resource: 'products', recordId: product.id });
       // The seller who made it is not told of its own act.
       expect(await since(a.id, start)).toEqual([]);
@@ -299,7 +301,9 @@ describe.each(engines)('notifications API (%s)', (engine) => {
       });
       expect(approved.status, JSON.stringify(approved.body)).toBe(200);
       const [ok] = (await mine(a.cookie)).filter((n) => n.title === 'Commission approved');
-      expect(ok).toMatchObject({ userId: a.id, type: 'success', message: `The commission of your product Blue Kettle was approved: it sells at ${price}.` });
+      // The price through the one money formatter ('$134.50', never '134.5').
+      expect(ok).toMatchObject({ userId: a.id, type: 'success', message: `The commission of your product Blue Kettle was approved: it sells at ${formatMoney(price)}.` });
+      expect(ok.message).toMatch(/it sells at \$\d{1,3}(,\d{3})*\.\d{2}\.$/);
       expect(ok.metadata).toEqual({ category: 'commission', resource: 'products', recordId: product.id });
       // Told to the hub once, with the seller's unread count.
       const told = created.slice(hubBefore);

@@ -180,7 +180,7 @@ describe('uploads API', () => {
     const six = Array.from({ length: 6 }, (_, i) => ({ name: `${i}.png`, bytes: PNG }));
     const many = await upload(admin, 'banners', six);
     expect(many.status).toBe(400);
-    expect(many.body).toEqual({ message: 'File Validation error', errors: { files: ['Total files cannot exceed 5.'] } });
+    expect(many.body).toEqual({ message: 'File Validation error', errors: { files: ['Total files cannot exceed 5.', 'You can only upload up to 5 files.'] } });
 
     const none = await upload(admin, 'banners', []);
     expect(none.status).toBe(400);

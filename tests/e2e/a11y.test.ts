@@ -54,7 +54,7 @@ describe.skipIf(!hasChromium)('no axe-core violation on any screen or dialog', (
   async function showList(page: Page, r: ResourceDef) {
     await page.evaluate((hash) => (location.hash = hash), `#/${r.name}`);
     await expect.poll(() => page.locator('#react-admin-title').textContent()).toBe(r.plural);
-    await page.getByRole('columnheader').or(page.getByText(/^No .* yet$/)).or(page.getByRole('alert')).first().waitFor();
+    await page.getByRole('columnheader').or(page.getByText(/^(No .* yet|The .* is empty)$/)).or(page.getByRole('alert')).first().waitFor();
     await page.locator('.MuiLinearProgress-root, [role="progressbar"]').first().waitFor({ state: 'detached' }).catch(() => {});
   }
 

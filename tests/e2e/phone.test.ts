@@ -58,7 +58,7 @@ describe.skipIf(!hasChromium)('phones: every list and a dialog on it fit a 390 p
   async function showList(page: Page, r: ResourceDef, expect: ExpectStatic) {
     await page.evaluate((hash) => (location.hash = hash), `#/${r.name}`);
     await expect.poll(() => page.locator('#react-admin-title').textContent()).toBe(r.plural);
-    await page.getByRole('list', { name: r.plural }).or(page.locator('main table')).or(page.getByText(/^No .* yet$/)).first().waitFor();
+    await page.getByRole('list', { name: r.plural }).or(page.locator('main table')).or(page.getByText(/^(No .* yet|The .* is empty)$/)).first().waitFor();
     await page.locator('.MuiLinearProgress-root').first().waitFor({ state: 'detached' }).catch(() => {});
   }
 

@@ -2,7 +2,8 @@
  * The generated admin as a whole, in happy-dom: real providers, real react-admin, only `fetch` answered
  * by a fake server.
  */
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import { render } from './harness.tsx';
 import userEvent from '@testing-library/user-event';
 import { registry } from '../../resources/index.ts';
 import { App } from '../../src/client/App.tsx';

@@ -4,7 +4,8 @@
  * tree and the storefront people; deep links still open. And the referral code of a link: kept under
  * the `{product}-house` key, sent once after sign-in, a failure answering false silently.
  */
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import { render } from './harness.tsx';
 import userEvent from '@testing-library/user-event';
 import { vi } from 'vitest';
 import { BELL_LIST_PATH, EMPTY_BELL } from './fake-server.ts';

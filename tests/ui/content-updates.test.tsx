@@ -2,7 +2,7 @@
  * Site settings, notices, pages and footer menus: each list offers Edit on its rows, which opens the
  * update dialog holding the record; a page's HTML is edited as text, never rendered in the form.
  */
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { vi } from 'vitest';
 import { registry } from '../../resources/index.ts';
@@ -14,7 +14,7 @@ import { createDataProvider } from '../../src/client/providers/data.ts';
 import { createSampler } from '../../src/domain/sample.ts';
 import { parseCall, pickedFields, urlOf, type ResourceDef, type UpdateDialog } from '../../src/manifest/index.ts';
 import { fakeServer } from './fake-server.ts';
-import { renderDialogHost } from './harness.tsx';
+import { render, renderDialogHost } from './harness.tsx';
 
 type Row = Record<string, unknown>;
 const sampler = createSampler({ seed: 21, uniqueNames: true });

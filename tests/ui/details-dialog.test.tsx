@@ -5,9 +5,9 @@
  * Close closes it. The named views (`qrcode`, `galleryImage`, `loginDetails`) draw their own bodies
  * (details-views.test.tsx and qr.test.tsx judge what they show): here they too must edit nothing.
  * A details dialog drawn by a hand-written `component` is that component's to test: `commissionDetails`
- * is the admin's commission decision, read-only to a seller (tests/e2e/commission.test.ts).
+ * is read-only to everyone, an admin too (tests/ui/actions-mean.test.tsx, tests/e2e/actions-mean.test.ts).
  */
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { AdminContext } from 'react-admin';
 import { vi } from 'vitest';
@@ -20,7 +20,8 @@ import { ToastProvider } from '../../src/client/shell/toast.tsx';
 import { createSampler } from '../../src/domain/sample.ts';
 import { createRegistry, defineResource, dialog, field, labelOf, read, type DetailsDialog, type FieldDef } from '../../src/manifest/index.ts';
 import { fakeServer, listAnswer } from './fake-server.ts';
-import { renderDialogHost } from './harness.tsx';
+import { RegistryProvider } from '../../src/client/registry/context.tsx';
+import { render, renderDialogHost } from './harness.tsx';
 
 const declared = registry.resources.flatMap((resource) =>
   Object.entries(resource.dialogs)
@@ -145,7 +146,9 @@ it('shows the record read-only: parent by name, image as a thumbnail, absent val
   render(
     <ToastProvider>
       <AdminContext dataProvider={createDataProvider(withThings)}>
-        <DialogHost registry={withThings} />
+        <RegistryProvider registry={withThings}>
+          <DialogHost />
+        </RegistryProvider>
       </AdminContext>
     </ToastProvider>,
   );

@@ -7,7 +7,7 @@
  * and happy-dom 21's parse let `<script>` through it (and dropped a `<b>`), where jsdom's keeps what a
  * browser would, so only here does the rich-text test judge the sanitising the app ships.
  */
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { AdminContext } from 'react-admin';
 import { registry } from '../../resources/index.ts';
@@ -19,7 +19,8 @@ import { createAuthProvider } from '../../src/client/providers/auth.ts';
 import { createDataProvider } from '../../src/client/providers/data.ts';
 import { ToastProvider } from '../../src/client/shell/toast.tsx';
 import { fakeServer, listAnswer } from './fake-server.ts';
-import { renderDialogHost } from './harness.tsx';
+import { RegistryProvider } from '../../src/client/registry/context.tsx';
+import { render, renderDialogHost } from './harness.tsx';
 
 // No manifest shows money, a boolean or a file in a details dialog yet: declared here as one would.
 const invoices = defineResource({
@@ -47,7 +48,9 @@ function renderHost(reg = withInvoices) {
   return render(
     <ToastProvider>
       <AdminContext dataProvider={createDataProvider(reg)}>
-        <DialogHost registry={reg} />
+        <RegistryProvider registry={reg}>
+          <DialogHost />
+        </RegistryProvider>
       </AdminContext>
     </ToastProvider>,
   );

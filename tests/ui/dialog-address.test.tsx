@@ -5,7 +5,8 @@
  * right after a dialog closed, wrote the closed dialog's address back from a render the router had not
  * yet replaced, and the dialog opened again.
  */
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
+import { render } from './harness.tsx';
 import userEvent from '@testing-library/user-event';
 import { AdminContext, useNavigate } from 'react-admin';
 import { registry } from '../../resources/index.ts';

@@ -5,6 +5,7 @@
 import { vi } from 'vitest';
 import { notifications } from '../../resources/notifications.ts';
 import { parseCall, urlOf } from '../../src/manifest/index.ts';
+import { SESSION_MARKER_COOKIE } from '../../src/domain/session-marker.ts';
 
 /**
  * The bell in every signed-in screen's app bar reads this call at once. Tests about something else
@@ -24,6 +25,12 @@ export interface SeenCall {
 type Answer = { status?: number; body?: unknown; headers?: Record<string, string> };
 type Handler = (call: SeenCall) => Answer;
 
+/** Sets or clears the readable session marker the real server sends beside its httpOnly cookie. */
+export function sessionMarker(present: boolean) {
+  document.cookie = present ? `${SESSION_MARKER_COOKIE}=1; Path=/` : `${SESSION_MARKER_COOKIE}=; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Path=/`;
+}
+
+/** Signing in and out set and clear the session marker (setup.ts sets it first) as the real server does. */
 export function fakeServer(routes: Record<string, Handler> = {}) {
   const calls: SeenCall[] = [];
   const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
@@ -43,6 +50,8 @@ export function fakeServer(routes: Record<string, Handler> = {}) {
     const handler = routes[`${method} ${url.pathname}`] ?? (method === 'GET' && url.pathname === BELL_LIST_PATH ? () => ({ body: EMPTY_BELL }) : undefined);
     if (!handler) throw new Error(`fake server: no route for ${method} ${url.pathname}`);
     const { status = 200, body, headers = {} } = handler(call);
+    if (url.pathname === '/api/auth/login' && status < 300) sessionMarker(true);
+    if (url.pathname === '/api/auth/logout') sessionMarker(false);
     return new Response(body === undefined ? null : JSON.stringify(body), {
       status,
       headers: { 'Content-Type': 'application/json', ...headers },

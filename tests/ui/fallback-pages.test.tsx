@@ -3,7 +3,8 @@
  * Found"), an unknown path says "Not Found"; both under the app's name, never 'React Admin'.
  * Generated from the registry: for every resource with a list, a role that may not read it.
  */
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
+import { render } from './harness.tsx';
 import { vi } from 'vitest';
 import { BELL_LIST_PATH, EMPTY_BELL } from './fake-server.ts';
 import { registry } from '../../resources/index.ts';

@@ -3,7 +3,9 @@
  * judges each item by its sub-fields' own rules and shows the message under that item's field (the
  * server's too, keyed `lines.0.quantity`); a details dialog shows the items as a small table.
  */
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { RegistryProvider } from '../../src/client/registry/context.tsx';
+import { render } from './harness.tsx';
 import userEvent from '@testing-library/user-event';
 import { AdminContext } from 'react-admin';
 import { openDialog } from '../../src/client/dialogs/context.ts';
@@ -20,7 +22,9 @@ async function open(type: string, name: string, data?: Record<string, unknown>) 
   render(
     <ToastProvider>
       <AdminContext dataProvider={createDataProvider(lineItemsRegistry)}>
-        <DialogHost registry={lineItemsRegistry} />
+        <RegistryProvider registry={lineItemsRegistry}>
+          <DialogHost />
+        </RegistryProvider>
       </AdminContext>
     </ToastProvider>,
   );

@@ -5,7 +5,8 @@
  * nothing the role may not open. In the whole app: real providers and react-admin, `fetch` answered
  * like the API.
  */
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import { render } from './harness.tsx';
 import userEvent from '@testing-library/user-event';
 import { vi } from 'vitest';
 import { BELL_LIST_PATH, EMPTY_BELL } from './fake-server.ts';
@@ -69,7 +70,7 @@ const agent: Row = {
   agentId: 'R.D.M.BGD',
   userId: 'u9',
 };
-const product: Row = { id: 'p1', version: 1, name: 'Desk lamp', sellerprice: 10, price: 12, comissionStatus: 'PENDING', stock: 3 };
+const product: Row = { id: 'p1', version: 1, name: 'Desk lamp', sellerId: 'u1', sellerprice: 10, price: 12, comissionStatus: 'PENDING', stock: 3 };
 
 const rowOf = async (text: string) => (await screen.findAllByText(text))[0]!.closest('tr')!;
 const dialogNamed = (name: string) => screen.findByRole('dialog', { name });
@@ -195,7 +196,7 @@ const cases = registry.resources
 
 describe('every dialog a role may open on a row is offered, nothing else', () => {
   it.each(cases)('%s', (_label, resource, role) => {
-    const offered = listDialogs(resource, role);
+    const offered = listDialogs(registry, resource, role);
     const rowTypes = [offered.edit, ...offered.more].filter(Boolean).map((o) => o!.type);
     // A form another list borrows acts on that list's rows, not on its own resource's.
     const lent = new Set(registry.resources.flatMap((r) => r.list?.rowDialogs ?? []));
@@ -215,7 +216,7 @@ describe('every dialog a role may open on a row is offered, nothing else', () =>
 
   it('the lists this task is about offer what they should', () => {
     const types = (r: string, role: Role) => {
-      const o = listDialogs(registry.resource(r), role);
+      const o = listDialogs(registry, registry.resource(r), role);
       return { creates: o.creates.map((c) => c.label), edit: o.edit?.type, more: o.more.map((m) => m.type) };
     };
     expect(types('agents', 'admin')).toEqual({
@@ -223,17 +224,21 @@ describe('every dialog a role may open on a row is offered, nothing else', () =>
       edit: 'updateAgent',
       more: ['agentCommissionModel', 'replaceAgentModal', 'agent-login-details'],
     });
-    expect(types('dealers', 'admin')).toEqual({ creates: [], edit: 'dealerCommissionModel', more: ['replaceDealerModal'] });
+    // Issue 51: an admin makes dealers and sellers as agents are made, with their accounts.
+    expect(types('dealers', 'admin')).toEqual({ creates: ['Create dealer'], edit: 'dealerCommissionModel', more: ['replaceDealerModal'] });
+    expect(types('sellers', 'admin').creates).toEqual(['Create seller']);
+    expect(types('sellers', 'seller').creates).toEqual([]);
     expect(types('products', 'seller')).toEqual({ creates: ['Create product'], edit: 'updateProduct', more: [] });
     expect(types('products', 'admin')).toEqual({ creates: [], edit: 'CreateProductCommissionInQueryMessage', more: [] });
     expect(types('sellerDocuments', 'seller')).toEqual({ creates: ['Create'], edit: 'resubmitSellerDocument', more: [] });
     expect(types('sellerDocuments', 'admin')).toEqual({ creates: [], edit: 'reviewSellerDocument', more: [] });
-    // The signed-in user's own profile (`PATCH /users`) makes nothing: not a create of the Users list.
-    expect(types('users', 'admin').creates).toEqual([]);
+    // The signed-in user's own profile (`PATCH /users`) makes nothing: not a create of the Users list,
+    // whose one create is the admin's "Create user" (`POST /users/create`).
+    expect(types('users', 'admin').creates).toEqual(['Create user']);
     // The replacements kept are not agents: their rows offer no replace (its {id} is an agent's or a dealer's).
     expect(types('accountReplacements', 'admin')).toEqual({ creates: [], edit: undefined, more: [] });
     // The login details of an account stay on the accounts' rows too.
-    expect(listDialogs(registry.resource('users'), 'admin').details?.type).toBe('userLoginDetails');
+    expect(listDialogs(registry, registry.resource('users'), 'admin').details?.type).toBe('userLoginDetails');
   });
 });
 

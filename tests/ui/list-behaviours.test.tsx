@@ -3,7 +3,8 @@
  * alert, page paging), in the whole app: real providers and react-admin, `fetch` answered by a fake
  * server. Each test would fail if its behaviour broke.
  */
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import { render } from './harness.tsx';
 import userEvent from '@testing-library/user-event';
 import { registry } from '../../resources/index.ts';
 import { App } from '../../src/client/App.tsx';

@@ -9,7 +9,8 @@
  *   for references, a number box for numbers; a text box only for text.
  * - A refused list call leaves no stale total on screen.
  */
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import { render } from './harness.tsx';
 import userEvent from '@testing-library/user-event';
 import { registry } from '../../resources/index.ts';
 import { App } from '../../src/client/App.tsx';
@@ -113,7 +114,7 @@ describe('values people read', () => {
         const target = registry.resource(f.reference!);
         const link = shown!.closest('a');
         expect(link, `${r.name}.${name} links to its ${target.label}`).toBeTruthy();
-        expect(link!.getAttribute('href')).toBe(`#${recordAddress(target, parentOf(target), 'admin')}`);
+        expect(link!.getAttribute('href')).toBe(`#${recordAddress(registry, target, parentOf(target), 'admin')}`);
       }
       if (f.choices?.length || f.kind === 'boolean' || f.kind === 'select') expect(shown!.closest('.MuiChip-root'), `${r.name}.${name} on a chip`).toBeTruthy();
     }
@@ -128,7 +129,7 @@ describe('values people read', () => {
     expect(HIDDEN_BY_DEFAULT).toEqual(['createdAt', 'updatedAt']);
     expect(listed.filter((r) => r.timestamps === 'shown').map((r) => r.name)).toContain('auditLog');
     for (const r of listed) {
-      const columns = listColumns(r);
+      const columns = listColumns(r, { registry });
       const sortable = r.timestamps !== 'shown';
       for (const name of HIDDEN_BY_DEFAULT) {
         const column = columns.find((c) => (c.props as { source?: string }).source === name);
@@ -204,7 +205,7 @@ describe('values people read', () => {
 const ROLE_OF = { select: 'combobox', reference: 'combobox', number: 'spinbutton', text: 'textbox' } as const;
 
 /** The sources of a list's filters behind its Filters button (the admin's, on a wide screen). */
-const behindButton = (r: ResourceDef) => listFilters(r, 'admin').more.map((e) => String((e.props as { source: string }).source));
+const behindButton = (r: ResourceDef) => listFilters(registry, r, 'admin').more.map((e) => String((e.props as { source: string }).source));
 
 /** Opens the list's Filters popover: the filter inputs not above the list are in it. */
 async function openFilters(user: ReturnType<typeof userEvent.setup>) {
@@ -216,7 +217,7 @@ describe('filters by kind', () => {
   const withFilters = listed.filter((r) => listOptions(r, registry).filters.length);
 
   it('offers Countries’ Status and Home sections’ Active as selects (they were text boxes answering 400)', () => {
-    const kind = (r: string, f: string) => filterInputKind(registry.resource(r).fields.find((x) => x.name === f)!);
+    const kind = (r: string, f: string) => filterInputKind(registry, registry.resource(r).fields.find((x) => x.name === f)!);
     expect(kind('countries', 'status')).toBe('select');
     expect(kind('homeSections', 'isActive')).toBe('select');
   });
@@ -238,7 +239,7 @@ describe('filters by kind', () => {
       const scope = place === 'above' ? screen : within(await openFilters(user));
       for (const name of here) {
         const f = r.fields.find((x) => x.name === name) as FieldDef;
-        const kind = filterInputKind(f);
+        const kind = filterInputKind(registry, f);
         if (kind === 'text') expect(f.storage, `${r.name}.${name}: only text gets a text box`).toBe('text');
         const input = await scope.findByRole(ROLE_OF[kind], { name: labelOf(f) });
         expect(input, `${r.name}.${name}`).toBeTruthy();

@@ -2,7 +2,8 @@
  * The sidebar: resources under their manifest groups, and the admin-menu entries (name, group, href)
  * read from the API, under their own group; internal links navigate in the app.
  */
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import { render } from './harness.tsx';
 import userEvent from '@testing-library/user-event';
 import { registry } from '../../resources/index.ts';
 import { App } from '../../src/client/App.tsx';

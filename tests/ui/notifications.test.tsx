@@ -7,7 +7,8 @@
  */
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { render } from './harness.tsx';
 import userEvent from '@testing-library/user-event';
 import { Server, type Socket as ServerSocket } from 'socket.io';
 import { AdminContext } from 'react-admin';

@@ -1,8 +1,8 @@
 import { registry } from '../../resources/index.ts';
 import { iconFor, knownIconNames } from '../../src/client/generate/icons.ts';
-import { createAuthProvider } from '../../src/client/providers/auth.ts';
+import { createAuthProvider, maybeSignedIn } from '../../src/client/providers/auth.ts';
 import { createDataProvider, listPath } from '../../src/client/providers/data.ts';
-import { fakeServer, listAnswer } from './fake-server.ts';
+import { fakeServer, listAnswer, sessionMarker } from './fake-server.ts';
 
 describe('data provider', () => {
   const data = createDataProvider(registry);
@@ -85,6 +85,23 @@ describe('auth provider', () => {
     await expect(auth.login({ username: 'a@b.c', password: 'nope' })).rejects.toThrow('Wrong email or password.');
     await expect(auth.checkAuth({})).rejects.toMatchObject({ status: 401 });
     expect(await auth.getPermissions!({})).toBeNull();
+  });
+
+  it('asks nobody who is signed in while no session may exist, and forgets one the server says is gone', async () => {
+    // Issue 51.8: the sign-in page logged two 401s, one per question react-admin asked.
+    const server = fakeServer({ 'GET /api/admin/v1/getcurrentuser': () => ({ status: 401, body: { message: 'Not signed in.' } }) });
+    const auth = createAuthProvider();
+    await expect(auth.checkAuth({})).rejects.toMatchObject({ status: 401 });
+    expect(server.calls).toHaveLength(1);
+    expect(maybeSignedIn()).toBe(false);
+    await expect(auth.checkAuth({})).rejects.toMatchObject({ status: 401 });
+    expect(await auth.getPermissions!({})).toBeNull();
+    await expect(auth.getIdentity!()).rejects.toMatchObject({ status: 401 });
+    await auth.logout({});
+    expect(server.calls).toHaveLength(1);
+    sessionMarker(true);
+    await expect(auth.checkError({ status: 401 })).rejects.toBeTruthy();
+    expect(maybeSignedIn()).toBe(false);
   });
 
   it('logs out on 401 and stays signed in, with a message, on 403', async () => {

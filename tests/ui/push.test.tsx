@@ -3,7 +3,8 @@
  * service workers, notifications or push manager: the test gives the window stand-ins for those
  * browser APIs (the boundary), recording each step; the network is intercepted at `fetch`.
  */
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { render } from './harness.tsx';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MenuList } from '@mui/material';
 import { ToastProvider } from '../../src/client/shell/toast.tsx';

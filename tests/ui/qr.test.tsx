@@ -7,12 +7,12 @@
  * would) and `toBlob` is stood in for with a "PNG" naming the canvas it was taken from, so the test can
  * tell which text was drawn. The drawing itself (`drawQrPng`) runs in a real browser only.
  */
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { openDialog } from '../../src/client/dialogs/context.ts';
 import { QrCodeView } from '../../src/client/dialogs/views/QrCodeView.tsx';
 import { fakeServer, type SeenCall } from './fake-server.ts';
-import { renderDialogHost } from './harness.tsx';
+import { render, renderDialogHost } from './harness.tsx';
 
 const UPLOAD = 'POST /api/s3/upload';
 const QR_CODES = '/api/admin/v1/qr-codes';

@@ -3,7 +3,8 @@
  * Generated from the registry: every resource with a reorder, for every role that reads its list;
  * every resource with a default record that requires something of it.
  */
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import { render } from './harness.tsx';
 import userEvent from '@testing-library/user-event';
 import { vi } from 'vitest';
 import { BELL_LIST_PATH, EMPTY_BELL } from './fake-server.ts';

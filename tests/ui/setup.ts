@@ -4,7 +4,8 @@
  * intercept `fetch` itself, nothing above it.
  */
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach, vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
+import { SESSION_MARKER_COOKIE } from '../../src/domain/session-marker.ts';
 
 if (!window.matchMedia) {
   Object.defineProperty(window, 'matchMedia', {
@@ -28,6 +29,12 @@ if (!window.matchMedia) {
 configure({ asyncUtilTimeout: 15_000 });
 
 window.scrollTo = (() => {}) as typeof window.scrollTo;
+
+// Each test starts as a browser that may hold a session (the server's readable marker, issue 51.8), so
+// the client asks who is signed in and the test's answer decides; a 401 drops it, as in the browser.
+beforeEach(() => {
+  document.cookie = `${SESSION_MARKER_COOKIE}=1; Path=/`;
+});
 
 afterEach(() => {
   cleanup();

@@ -5,7 +5,8 @@
  * and sends them to its route. In the whole app: real providers and react-admin, `fetch` answered like
  * the API.
  */
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import { render } from './harness.tsx';
 import userEvent from '@testing-library/user-event';
 import { vi } from 'vitest';
 import { BELL_LIST_PATH, EMPTY_BELL } from './fake-server.ts';

@@ -4,7 +4,7 @@
  * XMLHttpRequest (the upload provider uses it for progress) by FakeXhr below, so the provider's own
  * code runs as in the browser.
  */
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { AdminContext } from 'react-admin';
 import { afterEach, beforeEach, vi } from 'vitest';
@@ -16,7 +16,7 @@ import { createDataProvider } from '../../src/client/providers/data.ts';
 import { ToastProvider } from '../../src/client/shell/toast.tsx';
 import { UploadButton } from '../../src/client/widgets/UploadButton.tsx';
 import { fakeServer } from './fake-server.ts';
-import { renderDialogHost } from './harness.tsx';
+import { render, renderDialogHost } from './harness.tsx';
 
 /* A stand-in for XMLHttpRequest that records each request and answers when the test says. */
 class FakeXhr {
@@ -235,7 +235,7 @@ describe('UploadButton (the media gallery: up to 5 files)', () => {
     render(
       <ToastProvider>
         <AdminContext dataProvider={createDataProvider(registry)}>
-          <UploadButton upload={{ endpoint: 'pagefile', max: 5 }} />
+          <UploadButton upload={{ endpoint: 'pagefile' }} />
         </AdminContext>
       </ToastProvider>,
     );

@@ -1,7 +1,8 @@
 import type { RJSFSchema } from '@rjsf/utils';
 import { registry } from '../../resources/index.ts';
-import { bodySchema, formJsonSchema } from '../../src/manifest/index.ts';
+import { bodySchema, fixedIn, formJsonSchema, pickedFields } from '../../src/manifest/index.ts';
 import { createZodValidator } from '../../src/client/dialogs/zod-validator.ts';
+import { formRuleOf } from '../../src/client/dialogs/form-schema.ts';
 import { structuralErrors } from '../../src/client/dialogs/json-check.ts';
 
 function validatorOf(type: string) {
@@ -93,5 +94,38 @@ describe('structural check (isValid, for oneOf/anyOf resolution)', () => {
       expect.objectContaining({ property: '.n', name: 'minimum' }),
     ]);
     expect(validator.rawValidation({ type: 'string' }, 3 as never).errors).toHaveLength(1);
+  });
+});
+
+/**
+ * Issue 51: a field nobody can type into (read-only, or computed by the server) never shows a rule
+ * message: an empty agent form said 'Agent ID must be at least 2 characters.' under its read-only Agent ID.
+ */
+describe('a read-only or computed field shows no rule message', () => {
+  const formValidatorOf = (type: string) => {
+    const { resource, dialog } = registry.dialog(type)!;
+    return { validator: createZodValidator(formRuleOf(resource, dialog, bodySchema(resource, dialog))), schema: formJsonSchema(resource, dialog) as RJSFSchema };
+  };
+
+  it('an empty agent form: messages under the fields one fills, none under Agent ID', () => {
+    const { validator, schema } = formValidatorOf('createAgent');
+    const { errorSchema } = validator.validateFormData({ name: '', agentId: '' }, schema);
+    expect(errorSchema.name?.__errors?.length).toBeGreaterThan(0);
+    expect(errorSchema.agentId).toBeUndefined();
+  });
+
+  const fixed = registry.resources.flatMap((resource) =>
+    Object.entries(resource.dialogs).flatMap(([type, dialog]) =>
+      pickedFields(resource, dialog)
+        .filter((f) => fixedIn(f, dialog) || f.computed)
+        .map((f) => [`${type}.${f.name}`, type, f.name] as const),
+    ),
+  );
+
+  it('some form picks such a field (the check below is not empty)', () => expect(fixed.length).toBeGreaterThan(0));
+
+  it.each(fixed)('%s', (_name, type, field) => {
+    const { validator, schema } = formValidatorOf(type);
+    expect(validator.validateFormData({ [field]: '' }, schema).errorSchema[field]).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ENTRY_OVERHEAD_BYTES, ReadCache, TOTALS_MAX_BYTES, weigh } from '../../src/server/db/read-cache.ts';
+import { BUFFER_OVERHEAD_BYTES, ENTRY_OVERHEAD_BYTES, ReadCache, TOTALS_MAX_BYTES, weigh } from '../../src/server/db/read-cache.ts';
 
 /** A clock the test moves by hand. */
 function clock(start = 1_000_000) {
@@ -106,8 +106,28 @@ describe('ReadCache', () => {
     expect(weigh({ body: 'xy', headers: { etag: '"1"' } })).toBe(16 + 8 + 4 + 14 + 16 + 8 + 6);
     expect(weigh(['a', 'b'])).toBe(16 + 2 + 2);
     // A list page's bytes (answer-body.ts): counted by their length, not as an object's keys.
-    expect(weigh(Buffer.from('["é"]'))).toBe(16 + 6);
-    expect(weigh({ body: Buffer.alloc(1000) })).toBe(16 + 8 + 16 + 1000);
+    expect(weigh(Buffer.from('["é"]'))).toBe(BUFFER_OVERHEAD_BYTES + 6);
+    expect(weigh({ body: Buffer.alloc(1000) })).toBe(16 + 8 + BUFFER_OVERHEAD_BYTES + 1000);
+  });
+
+  it("keeps a Buffer's bytes in slabs of its own, never a slice of Node's pool, and counts the slabs' unused rest", async () => {
+    const maxBytes = 1024 * 1024;
+    const cache = new ReadCache({ maxBytes });
+    // A small Buffer made from text is a slice of Node's shared 8 KiB pool.
+    const body = Buffer.from('[{"id":1}]');
+    expect(body.buffer.byteLength).toBeGreaterThan(body.length);
+    await cache.get('page', ['t'], async () => ({ body, headers: { 'Content-Range': 't 0-0/1' } }));
+    const kept = (await cache.get('page', ['t'], async () => ({ body: Buffer.from('x') }))) as { body: Buffer };
+    expect(kept.body.toString()).toBe('[{"id":1}]');
+    expect(kept.body.buffer).not.toBe(body.buffer);
+    // The slab being filled (a sixteenth of the bound) counts whole: what the entry weighs and its unused rest.
+    expect(cache.bytes).toBe(ENTRY_OVERHEAD_BYTES + 2 * 'page'.length + weigh({ body, headers: { 'Content-Range': 't 0-0/1' } }) + maxBytes / 16 - body.length);
+    // However many small answers, the slabs included, it stays under its bound.
+    for (let i = 0; i < 5000; i++) {
+      await cache.get(`p${i}`, ['t'], async () => ({ body: Buffer.from(`[${i}]`.padEnd(300, ' ')) }));
+      expect(cache.bytes).toBeLessThanOrEqual(maxBytes);
+    }
+    expect(cache.size).toBeGreaterThan(500);
   });
 
   it('stays under its byte bound however many answers it is given', async () => {

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { registry } from '../../resources/index.ts';
-import { categories } from '../../resources/catalog.ts';
+import { categories, childCategories } from '../../resources/catalog.ts';
 import { createRegistry, defineResource, dialog, field, read, rules, type ResourceInput } from '../../src/manifest/index.ts';
 import { catalogue } from '../../scripts/spec/catalogue.ts';
 import { KINDS, checkSpec, type SpecReport } from '../../scripts/spec/check.ts';
@@ -143,6 +143,17 @@ describe('checkSpec coverage', () => {
     );
     expect(report.dialogs.total).toBe(71);
     expect(report.mismatches).toEqual([]);
+  });
+});
+
+describe('checkSpec: the upload widget’s texts (§5 Upload)', () => {
+  const UPLOAD_TEXTS = ['Upload: Total files cannot exceed N.', 'Upload: You can only upload up to N files.', 'Upload: Please selected files'];
+
+  it('counts them as declared when a manifest uploads, from the texts the widget shows', () => {
+    expect(checkSpec(registry, catalogue).messages.declared).toEqual(expect.arrayContaining(UPLOAD_TEXTS));
+    // The child categories' image field uploads (to its own endpoint); the categories alone do not.
+    expect(checkSpec(createRegistry([categories, childCategories]), catalogue).messages.declared).toEqual(expect.arrayContaining(UPLOAD_TEXTS));
+    expect(checkSpec(createRegistry([categories]), catalogue).messages.missing).toEqual(expect.arrayContaining(UPLOAD_TEXTS));
   });
 });
 

@@ -7,11 +7,12 @@
 import { useState } from 'react';
 import { Avatar, Box, Button, Card, CardContent, Typography } from '@mui/material';
 import { Title, useGetIdentity, usePermissions } from 'react-admin';
-import { registry } from '../../../resources/index.ts';
+import { useRegistry } from '../registry/context.tsx';
 import { AUDIT_LOG } from '../../../resources/system.ts';
 import { mayList } from '../generate/access.ts';
 import { AVATAR_FALLBACK } from '../providers/auth.ts';
 import { AccessDeniedPage } from '../shell/FallbackPages.tsx';
+import { ContentLoading } from '../shell/loading.tsx';
 import { CountSections, dashboardGroups, RecentChanges, Section } from '../shell/Dashboard.tsx';
 import { BREF_PARAM } from './referral-storage.ts';
 import { AREA_TITLES, type AreaRole } from './areas.ts';
@@ -76,9 +77,10 @@ function AccountCard() {
 
 export function AreaPage({ role }: { role: AreaRole }) {
   const { permissions, isPending } = usePermissions();
-  if (isPending) return null;
+  const registry = useRegistry();
+  if (isPending) return <ContentLoading />;
   if (permissions !== role) return <AccessDeniedPage />;
-  const groups = dashboardGroups(role);
+  const groups = dashboardGroups(registry, role);
   const auditLog = registry.resources.find((r) => r.name === AUDIT_LOG);
   return (
     <Box sx={{ py: 2, px: { xs: 1, sm: 0 } }}>

@@ -3,11 +3,12 @@
  * sellers), read from the public sliders call exactly as the storefront reads them, so the admin sees
  * what visitors see, fallbacks included, and each slider's load error (§8) when it fails.
  */
-import { Alert, Avatar, Box, Card, CardContent, Skeleton, Typography } from '@mui/material';
+import { Alert, Avatar, Box, Card, CardContent, Typography } from '@mui/material';
 import { Title } from 'react-admin';
 import { SLIDER_TYPES, type SliderEntries, type SliderType } from '../../domain/sliders.ts';
 import { AVATAR_FALLBACK } from '../providers/auth.ts';
 import { Section } from '../shell/Dashboard.tsx';
+import { LoadingSkeleton } from '../shell/loading.tsx';
 import { useSliders } from './use-sliders.ts';
 
 const HEADINGS: Record<SliderType, string> = { ADMINS: 'Admins', AGENTS: 'Agents', DEALERS: 'Dealers', SELLERS: 'Sellers' };
@@ -27,7 +28,7 @@ function Slider({ type }: { type: SliderType }) {
       {error ? (
         <Alert severity="error">{error}</Alert>
       ) : isPending ? (
-        <Skeleton variant="rounded" height={72} aria-label={`Loading ${HEADINGS[type].toLowerCase()}`} />
+        <LoadingSkeleton variant="rounded" height={72} label={`Loading ${HEADINGS[type].toLowerCase()}`} />
       ) : entries.length ? (
         <Box component="ul" aria-label={HEADINGS[type]} sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 220px), 1fr))', m: 0, p: 0, listStyle: 'none' }}>
           {entries.map((entry, i) => (

@@ -5,7 +5,7 @@
  * branch; the chart scrolls in its own box, so a deep tree never widens the page on a phone.
  */
 import { useState } from 'react';
-import { Alert, Avatar, Box, Chip, IconButton, Skeleton, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
+import { Alert, Avatar, Box, Chip, IconButton, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import { useQuery } from '@tanstack/react-query';
@@ -13,6 +13,7 @@ import { Title } from 'react-admin';
 import { referrals, type ReferralNode, type ReferralTree } from '../../../resources/referrals.ts';
 import { send } from '../providers/http.ts';
 import { AVATAR_FALLBACK } from '../providers/auth.ts';
+import { LoadingSkeleton } from '../shell/loading.tsx';
 
 /** The two trees: the agents' downlines, or every referral. */
 const TREES = {
@@ -105,7 +106,7 @@ export function ReferralsScreen() {
       {error ? (
         <Alert severity="error">Unable to load the referrals.</Alert>
       ) : isPending ? (
-        <Skeleton variant="rounded" height={120} aria-label="Loading referrals" />
+        <LoadingSkeleton variant="rounded" height={120} label="Loading referrals" />
       ) : (
         <>
           {data.truncated && (

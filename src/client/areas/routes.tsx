@@ -4,18 +4,19 @@
  * denied"), not shown a missing page.
  */
 import type { ReactElement, ReactNode } from 'react';
-import { CustomRoutes, LoadingPage, reactRouterProvider, usePermissions } from 'react-admin';
+import { CustomRoutes, reactRouterProvider, usePermissions } from 'react-admin';
 import { allows } from '../generate/access.ts';
 import { deferred } from '../shell/deferred.tsx';
 import { AccessDeniedPage } from '../shell/FallbackPages.tsx';
+import { ContentLoading } from '../shell/loading.tsx';
 import { SCREENS, type Screen } from './screens.ts';
 
 // The router react-admin runs (its default): its routes must be its own Route elements.
 const { Route } = reactRouterProvider;
 
-const AreaPage = deferred(() => import('./AreaPage.tsx').then((m) => m.AreaPage), <LoadingPage />);
-const ReferralsScreen = deferred(() => import('./ReferralsScreen.tsx').then((m) => m.ReferralsScreen), <LoadingPage />);
-const PeopleScreen = deferred(() => import('./PeopleScreen.tsx').then((m) => m.PeopleScreen), <LoadingPage />);
+const AreaPage = deferred(() => import('./AreaPage.tsx').then((m) => m.AreaPage), <ContentLoading />);
+const ReferralsScreen = deferred(() => import('./ReferralsScreen.tsx').then((m) => m.ReferralsScreen), <ContentLoading />);
+const PeopleScreen = deferred(() => import('./PeopleScreen.tsx').then((m) => m.PeopleScreen), <ContentLoading />);
 
 /** The component each screen shows, by path (areas by their role). */
 function contentOf(screen: Screen): ReactNode {
@@ -27,7 +28,7 @@ function contentOf(screen: Screen): ReactNode {
 
 function Guarded({ screen }: { screen: Screen }) {
   const { permissions, isPending } = usePermissions();
-  if (isPending) return null;
+  if (isPending) return <ContentLoading />;
   return allows(screen.access, permissions) ? contentOf(screen) : <AccessDeniedPage />;
 }
 

@@ -7,7 +7,8 @@ import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 're
 import { DialogContent, Stack } from '@mui/material';
 import { Labeled, RecordContextProvider, ResourceContextProvider, usePermissions } from 'react-admin';
 import { readsReference } from '../generate/access.ts';
-import { labelOf, type DetailsDialog, type DetailsView, type FieldDef } from '../../manifest/index.ts';
+import { useRegistry } from '../registry/context.tsx';
+import { labelOf, TIMESTAMP_FIELDS, type DetailsDialog, type DetailsView, type FieldDef } from '../../manifest/index.ts';
 import { fieldDisplay } from '../generate/columns.tsx';
 import type { DialogBodyProps, DialogData } from './context.ts';
 import { CloseActions } from './DialogButtons.tsx';
@@ -32,10 +33,11 @@ const VIEWS: Record<DetailsView, LazyExoticComponent<ComponentType<DetailsViewPr
 
 function FieldList({ resource, dialog, record, onClose }: Pick<DialogBodyProps<DetailsDialog>, 'resource' | 'dialog' | 'onClose'> & { record: DialogData }) {
   const { permissions } = usePermissions();
+  const registry = useRegistry();
   // No reference to records the role may not read: it would only fetch a refusal (an owner's account).
   const shown = dialog.show
-    .map((name) => (name === 'id' ? ID_FIELD : resource.fields.find((f) => f.name === name)!))
-    .filter((f) => readsReference(f, permissions));
+    .map((name) => (name === 'id' ? ID_FIELD : (resource.fields.find((f) => f.name === name) ?? TIMESTAMP_FIELDS.find((f) => f.name === name)!)))
+    .filter((f) => readsReference(registry, f, permissions));
   return (
     <>
       <DialogContent>

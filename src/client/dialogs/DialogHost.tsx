@@ -8,7 +8,7 @@ import { lazy, startTransition, Suspense, useCallback, useEffect, useId, useMemo
 import { Dialog, DialogTitle, useMediaQuery, type Theme } from '@mui/material';
 import { useRefresh } from 'react-admin';
 import type { ActionDialog, CreateDialog, Registry, UpdateDialog } from '../../manifest/index.ts';
-import { registry as defaultRegistry } from '../../../resources/index.ts';
+import { useRegistry } from '../registry/context.tsx';
 import { useToast } from '../shell/toast.tsx';
 import { DialogContext, registerDialogHost, type DialogApi, type DialogBodyProps, type DialogData } from './context.ts';
 import { dialogTitle } from './titles.ts';
@@ -70,7 +70,8 @@ interface Shown {
   Form: ComponentType<DialogBodyProps<CreateDialog | UpdateDialog | ActionDialog>>;
 }
 
-export function DialogHost({ children, registry = defaultRegistry }: { children?: ReactNode; registry?: Registry }) {
+export function DialogHost({ children }: { children?: ReactNode }) {
+  const registry = useRegistry();
   const [shown, setShown] = useState<Shown | null>(null);
   const toast = useToast();
   const refresh = useRefresh();

@@ -1,7 +1,8 @@
 /**
  * The body of create, update and action dialogs: an RJSF form made from the manifest, validated by
  * the same zod rules as the server, submitted to the dialog's declared call (spec §7, §8).
- * Fields with `fill` follow their source as the user types; drawn fields (a QR code) are drawn,
+ * Fields with `fill` follow their source as the user types, and a reference that depends on another
+ * (`dependsOn`) is emptied when that one changes; drawn fields (a QR code) are drawn,
  * uploaded and set as the form is submitted. Loaded lazily by the host: RJSF stays out of the first chunk.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -18,6 +19,7 @@ import {
 import { useLogoutIfAccessDenied, useRefresh } from 'react-admin';
 import {
   bodySchema,
+  clearDependents,
   issuesByField,
   pickedFields,
   type ActionDialog,
@@ -40,6 +42,7 @@ import { applyComputed, applyFill, fillTargets, initialFollowing } from './form-
 import { drawnSources, withDrawnImages } from './drawn.tsx';
 import { ConflictPanel, conflictOf, ifMatchFor } from './conflict.tsx';
 import { templates } from './templates.tsx';
+import { useSingleTaken } from './single-taken.ts';
 
 type Data = Record<string, unknown>;
 
@@ -127,6 +130,8 @@ export default function FormDialogBody({
   const base = useRef<Data | undefined>(data);
   const [conflict, setConflict] = useState<{ message: string; current: Data; mine: Data }>();
   const formContext = useMemo<FormContext>(() => ({ formData }), [formData]);
+  // A value the user already holds where only one may be (a pending document's kind) is not offered.
+  const uiSchema = useSingleTaken(resource, dialog, setup.uiSchema);
   // Closing asks first while the form holds something other than what it opened with (DialogHost).
   useEffect(() => onDirty?.(hasChanges(initial, formData)), [initial, formData, onDirty]);
 
@@ -203,7 +208,7 @@ export default function FormDialogBody({
       )}
       <Form
         schema={setup.schema}
-        uiSchema={setup.uiSchema}
+        uiSchema={uiSchema}
         validator={setup.validator}
         widgets={widgets}
         fields={fields}
@@ -211,7 +216,9 @@ export default function FormDialogBody({
         formContext={formContext}
         formData={formData}
         onChange={(e) => {
-          const next = applyComputed(setup.fields, formData, applyFill(setup.fills, formData, e.formData ?? {}, following));
+          // A changed parent empties the references that depend on it (src/manifest/dependent.ts).
+          const changed = clearDependents(setup.fields, formData, e.formData ?? {});
+          const next = applyComputed(setup.fields, formData, applyFill(setup.fills, formData, changed, following));
           // The server's field messages describe what was sent; once the user edits, they are stale.
           if (!deepEquals(next, formData)) setServerErrors(undefined);
           setFormData(next);

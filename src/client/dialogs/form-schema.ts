@@ -4,10 +4,14 @@
  *   (RJSF would otherwise offer an "Option 1 / Option 2" picker) and drawn fields not marked required;
  * - the zod rule the form validates with before submit: a drawn field is filled during the submit
  *   (it is judged by the full rule then), and an empty `{ label, value }` option is judged as a blank
- *   one, so the field's own message ('Country is required!') is shown instead of "expected object".
+ *   one, so the field's own message ('Country is required!') is shown instead of "expected object";
+ *   a read-only or computed field is not judged at all: nobody can type into it, so a rule message under
+ *   it ('Agent ID must be at least 2 characters.' on an empty agent form) could not be acted on. The
+ *   server still judges what is sent (a computed value it did not make is refused).
  */
 import { z } from 'zod';
 import {
+  fixedIn,
   formJsonSchema,
   pickedFields,
   type DialogDef,
@@ -72,7 +76,8 @@ const isBlank = (v: unknown) =>
 export function formRuleOf(resource: ResourceDef, dialog: DialogDef, rule: z.ZodType): z.ZodType {
   const drawn = drawnFields(resource, dialog);
   const options = optionFields(resource, dialog);
-  if (!drawn.length && !options.length) return rule;
+  const fixed = pickedFields(resource, dialog).filter((f) => fixedIn(f, dialog) || f.computed);
+  if (!drawn.length && !options.length && !fixed.length) return rule;
   if (!(rule instanceof z.ZodObject)) return rule;
   const shape: Record<string, z.ZodType> = {};
   for (const f of options) {
@@ -81,5 +86,6 @@ export function formRuleOf(resource: ResourceDef, dialog: DialogDef, rule: z.Zod
     shape[f.name] = z.preprocess((v) => (isBlank(v) ? { label: '', value: '' } : v), own);
   }
   for (const f of drawn) shape[f.name] = z.unknown();
+  for (const f of fixed) shape[f.name] = z.unknown();
   return rule.extend(shape);
 }

@@ -1,7 +1,7 @@
 /** The RJSF uiSchema of a form dialog: one widget per field kind, from the manifest. */
 import type { UiSchema } from '@rjsf/utils';
 import type { DialogDef, FieldDef, FieldKind, ResourceDef, UploadOptions } from '../../manifest/index.ts';
-import { pickedFields } from '../../manifest/index.ts';
+import { chooseFirstMessage, fixedIn, parentOf, pickedFields } from '../../manifest/index.ts';
 
 /** Options the reference picker reads from `ui:options`. */
 export interface ReferenceWidgetOptions {
@@ -11,6 +11,11 @@ export interface ReferenceWidgetOptions {
   referenceBy?: string;
   /** `'option'`: the value is `{ label, value }` (label: the target's title, value: its `referenceBy`). */
   wire?: 'option';
+  /**
+   * The choices depend on another field of the form (`dependsOn`): only target records whose `via`
+   * holds its value are offered; while it is empty none are, and `first` says to choose it.
+   */
+  dependsOn?: { field: string; via: string; first: string };
 }
 
 /** Options the upload widgets read from `ui:options` (`props.options.upload`). */
@@ -50,8 +55,8 @@ function fieldUi(f: FieldDef, dialog: DialogDef, schema: PropSchema, first: bool
   // Without it RJSF turns an emptied input into `undefined`, and the key vanishes: the rule would then
   // answer "expected string" instead of the spec's "… is required!".
   if (schema?.type === 'string') ui['ui:emptyValue'] = '';
-  if (f.readOnly) ui['ui:disabled'] = true;
-  if (first && !f.readOnly) ui['ui:autofocus'] = true;
+  if (fixedIn(f, dialog)) ui['ui:disabled'] = true;
+  if (first && !fixedIn(f, dialog)) ui['ui:autofocus'] = true;
   if (f.kind === 'reference') {
     const wire = 'pick' in dialog ? dialog.wire?.[f.name] : undefined;
     Object.assign(options, {
@@ -93,8 +98,16 @@ export function buildUiSchema(resource: ResourceDef, dialog: DialogDef, jsonSche
   const props = (jsonSchema.properties ?? {}) as Record<string, PropSchema>;
   const fields = pickedFields(resource, dialog);
   // A drawn field is not typed into: the focus goes to the first field the user fills.
-  const firstEditable = fields.find((f) => !f.readOnly && !f.drawn);
+  const firstEditable = fields.find((f) => !fixedIn(f, dialog) && !f.drawn);
   const ui: UiSchema = { 'ui:order': [...fields.map((f) => f.name), '*'] };
   for (const f of fields) ui[f.name] = fieldUi(f, dialog, props[f.name], f === firstEditable);
+  // A dependent reference narrows by its parent's value in this form; a dialog that does not pick the
+  // parent offers every choice (the server still refuses a mismatch with the stored parent).
+  for (const f of fields) {
+    const parent = parentOf(f, fields);
+    if (!parent) continue;
+    const options = (ui[f.name]['ui:options'] ??= {}) as Partial<ReferenceWidgetOptions>;
+    options.dependsOn = { field: parent.name, via: f.dependsOn!.via, first: chooseFirstMessage(f, parent) };
+  }
   return ui;
 }

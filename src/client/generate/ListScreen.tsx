@@ -28,7 +28,7 @@ import {
   TopToolbar,
   usePermissions,
 } from 'react-admin';
-import { labelOf, type RemoveDialog, type ResourceDef } from '../../manifest/index.ts';
+import { labelOf, type Registry, type RemoveDialog, type ResourceDef } from '../../manifest/index.ts';
 import { useOpenDialog } from '../dialogs/context.ts';
 import { UploadButton } from '../widgets/UploadButton.tsx';
 import { listDialogs, type Offered } from './list-dialogs.ts';
@@ -41,6 +41,7 @@ import { ReorderDatagrid } from './reorder.tsx';
 import { RowActions } from './row-actions.tsx';
 import { OperationButton, rowOperations } from './row-operations.tsx';
 import { ToggleField, toggleDialog } from './toggle.tsx';
+import { useRegistry } from '../registry/context.tsx';
 import { HistoryButton, offersHistory } from './history.tsx';
 import { SortedHeader } from './header.tsx';
 import { inSentence } from '../dialogs/titles.ts';
@@ -54,6 +55,7 @@ import { SelectRowField } from './selection.tsx';
 import { MoreFiltersButton } from './more-filters.tsx';
 import { useFitColumns } from './fit-columns.ts';
 import { cellTextSx, showCutText } from './cell-text.ts';
+import { emptyText } from './empty-text.ts';
 
 /** Spec's page size; the server answers `Content-Range: … 0-24/…` for the first page. */
 const PER_PAGE = 25;
@@ -106,7 +108,7 @@ function EmptyState({ resource, creates, canWrite }: { resource: ResourceDef; cr
   return (
     <Box sx={{ textAlign: 'center', py: 6, px: 2, width: '100%', boxSizing: 'border-box' }}>
       <Typography variant="h6" component="h2" color="text.secondary" gutterBottom>
-        No {inSentence(resource.plural)} yet
+        {emptyText(resource)}
       </Typography>
       {upload && canWrite && <UploadButton upload={upload} />}
       <CreateButtons creates={creates} />
@@ -115,12 +117,13 @@ function EmptyState({ resource, creates, canWrite }: { resource: ResourceDef; cr
 }
 
 /** The columns, with the toggle's switch in place of its field and the default's mark after the title. */
-function columnsOf(resource: ResourceDef, role: unknown): ReactElement[] {
+function columnsOf(registry: Registry, resource: ResourceDef, role: unknown): ReactElement[] {
   const behaviour = resource.list ?? {};
   const toggle = behaviour.toggle;
   const toggling = toggle ? toggleDialog(resource, toggle, role) : undefined;
   const columns = listColumns(resource, {
     role,
+    registry,
     sortable: !behaviour.reorder,
     replace: (f) =>
       f.name === toggle && toggling ? (
@@ -173,19 +176,20 @@ function tableSx(stickyActions: boolean, narrow: boolean) {
 
 export function ListScreen({ resource }: { resource: ResourceDef }) {
   const { permissions } = usePermissions();
+  const registry = useRegistry();
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
-  const { creates, edit, more, remove, details } = useMemo(() => listDialogs(resource, permissions), [resource, permissions]);
+  const { creates, edit, more, remove, details } = useMemo(() => listDialogs(registry, resource, permissions), [registry, resource, permissions]);
   const canWrite = mayCall(permissions, resource, 'write');
   const operations = rowOperations(resource, permissions);
   const makeDefault = mayChangeDefault(resource, permissions);
-  const history = offersHistory(resource, permissions);
+  const history = offersHistory(registry, resource, permissions);
   const { reorder, failure } = resource.list ?? {};
   const { hidden, kept, toggle } = useHiddenColumns(resource);
-  const filters = useMemo(() => listFilters(resource, permissions, phone), [resource, permissions, phone]);
+  const filters = useMemo(() => listFilters(registry, resource, permissions, phone), [registry, resource, permissions, phone]);
   // A click on a row (or a card's title) opens the record: its Edit dialog, else its details.
   const { rowClick, onClickCapture, openRecord } = useRowClick(edit ?? details, resource.name);
 
-  const all = columnsOf(resource, permissions);
+  const all = columnsOf(registry, resource, permissions);
   const chooser = all.map(columnOf);
   const chosen = all.filter((c) => !hidden.includes(columnOf(c).key));
   // What may be left out to fit: any chosen column but the title and those the user ticked on; plain

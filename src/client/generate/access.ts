@@ -1,8 +1,7 @@
 /** Who may see what, derived from the manifests' access declarations (spec §6). */
-import type { Access, DialogDef, DialogKind, ResourceDef } from '../../manifest/index.ts';
+import type { Access, DialogDef, DialogKind, Registry, ResourceDef } from '../../manifest/index.ts';
 
 import { accessOf, allows, dialogAccess, mayCall } from '../../manifest/index.ts';
-import { registry } from '../../../resources/index.ts';
 
 export { allows, dialogAccess, mayCall };
 
@@ -23,7 +22,7 @@ export function mayList(resource: ResourceDef, role: unknown): boolean {
  * a reference the role cannot read would only fetch a refusal (a seller's products name their seller's
  * account). An unknown role (`undefined`: permissions not loaded, no auth provider) is not judged.
  */
-export function readsReference(f: { kind: string; reference?: string }, role: unknown): boolean {
+export function readsReference(registry: Registry, f: { kind: string; reference?: string }, role: unknown): boolean {
   return role === undefined || f.kind !== 'reference' || mayList(registry.resource(f.reference!), role);
 }
 

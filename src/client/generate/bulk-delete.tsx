@@ -16,6 +16,7 @@ import { inSentence } from '../dialogs/titles.ts';
 import { send } from '../providers/http.ts';
 import { useToast, type Toast } from '../shell/toast.tsx';
 import { recordName } from './selection.tsx';
+import { useMayOnRow } from './row-access.ts';
 
 /** How many refusals the summary spells out; the rest are counted. */
 const REASONS_SHOWN = 5;
@@ -51,6 +52,7 @@ export function BulkDeleteButton({ resource, dialog }: Props) {
   const [open, setOpen] = useState(false);
   const titleId = useId();
   const [progress, setProgress] = useState<number | null>(null);
+  const mayOnRow = useMayOnRow();
   const recycle = !!dialog.recycle;
   const n = selectedIds.length;
   const what = counted(n, resource);
@@ -61,6 +63,12 @@ export function BulkDeleteButton({ resource, dialog }: Props) {
     const outcome: BulkOutcome = { done: 0, refused: [] };
     for (const [i, record] of records.entries()) {
       setProgress(i);
+      // A record the server would refuse this user (another owner's) is not sent: it is told as refused.
+      // One known by its id alone (another page's) cannot be judged here; the server judges it.
+      if (Object.keys(record).length > 1 && !mayOnRow({ dialog, resource }, resource.name, record)) {
+        outcome.refused.push({ name: recordName(record, resource.title), reason: 'You may not delete it.' });
+        continue;
+      }
       try {
         await send(dialog.call, { ...record });
         outcome.done++;

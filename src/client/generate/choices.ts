@@ -4,8 +4,7 @@
  * resources a value may name. No JSX here: the API tests check every choice a filter offers against
  * the server.
  */
-import type { Choice, FieldDef } from '../../manifest/index.ts';
-import { registry } from '../../../resources/index.ts';
+import type { Choice, FieldDef, Registry } from '../../manifest/index.ts';
 
 /** The flag's own words when it declares none: what a chip says for true and false. */
 export const FLAG_CHOICES: readonly Choice[] = [
@@ -24,7 +23,7 @@ export function choiceOf(choices: readonly Choice[], value: unknown): Choice | u
 }
 
 /** The label of a resource named by the value ('topCategories' → 'Top category'), or the name when unknown. */
-export function resourceLabel(name: unknown): string {
+export function resourceLabel(registry: Registry, name: unknown): string {
   const found = registry.resources.find((r) => r.name === name);
   return found ? found.label : String(name ?? '');
 }
@@ -36,7 +35,7 @@ export type FilterKind = 'reference' | 'select' | 'number' | 'text';
  * The values a select filter offers, as react-admin choices (`id` is the value sent), or undefined
  * when the field is not enumerated. A flag sends 'true'/'false', which the server reads as its 1/0.
  */
-export function filterChoices(f: FieldDef): { id: string | number; name: string }[] | undefined {
+export function filterChoices(registry: Registry, f: FieldDef): { id: string | number; name: string }[] | undefined {
   const named = (choices: readonly Choice[]) =>
     choices.map((c) => ({ id: typeof c.value === 'boolean' ? String(c.value) : c.value, name: c.label }));
   if (f.kind === 'boolean') return named(f.choices?.length ? f.choices : FLAG_CHOICES);
@@ -51,9 +50,9 @@ export function filterChoices(f: FieldDef): { id: string | number; name: string 
  * (text only: the server compares text exactly and refuses none, where a number or a flag typed as
  * words would be a 400).
  */
-export function filterInputKind(f: FieldDef): FilterKind {
+export function filterInputKind(registry: Registry, f: FieldDef): FilterKind {
   if (f.kind === 'reference') return 'reference';
-  if (filterChoices(f)) return 'select';
+  if (filterChoices(registry, f)) return 'select';
   if (f.storage !== 'text') return 'number';
   return 'text';
 }

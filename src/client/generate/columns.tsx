@@ -7,8 +7,8 @@
  */
 import { lazy, Suspense, type ReactElement } from 'react';
 import { NumberField, TextField } from 'react-admin';
-import { isSortable, labelOf, TIMESTAMP_FIELDS, timestampFields, type FieldDef, type ResourceDef } from '../../manifest/index.ts';
-import { registry } from '../../../resources/index.ts';
+import { isSortable, labelOf, TIMESTAMP_FIELDS, timestampFields, type FieldDef, type Registry, type ResourceDef } from '../../manifest/index.ts';
+import { useRegistry } from '../registry/context.tsx';
 import { readsReference } from './access.ts';
 import {
   BooleanField,
@@ -24,6 +24,8 @@ import {
 } from './displays.tsx';
 import { ReferenceByField } from './reference-by.tsx';
 import { ReferenceLinkField } from './reference-link.tsx';
+import { ChangesField } from './changes.tsx';
+import { RecordLinkField } from './record-link.tsx';
 import { CELL_TEXT } from './cell-text.ts';
 
 // DOMPurify comes with the first rich text shown, not with every list.
@@ -37,6 +39,13 @@ function HtmlField(props: ColumnProps) {
   );
 }
 
+/** A reference's cell: the target's title, linked; the target resource comes from the registry in context. */
+function ReferenceCell({ field: f, ...props }: ColumnProps & { field: FieldDef }) {
+  const parent = useRegistry().resource(f.reference!);
+  if (f.referenceBy) return <ReferenceByField {...props} reference={parent.name} by={f.referenceBy} titleSource={parent.title} />;
+  return <ReferenceLinkField {...props} target={parent} />;
+}
+
 export function fieldDisplay(resource: ResourceDef, f: FieldDef, sortable = false): ReactElement | null {
   const common = { source: f.name, label: labelOf(f), sortable };
   const emptyText = f.emptyShownAs === undefined ? undefined : String(f.emptyShownAs);
@@ -44,6 +53,8 @@ export function fieldDisplay(resource: ResourceDef, f: FieldDef, sortable = fals
   // By what the value means before by how it is stored: `1` is 'Active', a size is '12.3 kB'.
   if (f.display === 'datetime') return <DateTimeField key={f.name} {...common} emptyText={emptyText} />;
   if (f.display === 'resource') return <ResourceNameField key={f.name} {...common} emptyText={emptyText} />;
+  if (f.display === 'changes') return <ChangesField key={f.name} {...common} display={fieldDisplay} />;
+  if (f.display === 'recordLink') return <RecordLinkField key={f.name} {...common} emptyText={emptyText} />;
   if (f.choices?.length && f.kind !== 'boolean' && f.kind !== 'select')
     return <ChoiceField key={f.name} {...common} emptyText={emptyText} choices={f.choices} />;
   switch (f.kind) {
@@ -61,21 +72,8 @@ export function fieldDisplay(resource: ResourceDef, f: FieldDef, sortable = fals
       return <HtmlField key={f.name} {...common} emptyText={emptyText} />;
     case 'select':
       return <SelectField key={f.name} {...common} emptyText={emptyText} choices={f.choices} />;
-    case 'reference': {
-      const parent = registry.resource(f.reference!);
-      if (f.referenceBy)
-        return (
-          <ReferenceByField
-            key={f.name}
-            {...common}
-            reference={parent.name}
-            by={f.referenceBy}
-            titleSource={parent.title}
-            emptyText={emptyText}
-          />
-        );
-      return <ReferenceLinkField key={f.name} {...common} target={parent} emptyText={emptyText} />;
-    }
+    case 'reference':
+      return <ReferenceCell key={f.name} {...common} field={f} emptyText={emptyText} />;
     default:
       return <TextField key={f.name} {...common} emptyText={emptyText} className={CELL_TEXT} />;
   }
@@ -99,6 +97,8 @@ export interface ColumnOptions {
   replace?: (f: FieldDef) => ReactElement | undefined;
   /** The viewer's role: a reference to records it may not read is not shown (nor fetched). */
   role?: unknown;
+  /** The registry the references' targets are judged in (the screen's, from context). */
+  registry: Registry;
 }
 
 /**
@@ -108,8 +108,8 @@ export interface ColumnOptions {
 export const HIDDEN_BY_DEFAULT: readonly string[] = TIMESTAMP_FIELDS.map((f) => f.name);
 
 /** The list columns of a resource: its `list: true` fields, in order, then the timestamps (`HIDDEN_BY_DEFAULT`). */
-export function listColumns(resource: ResourceDef, { sortable = true, replace, role }: ColumnOptions = {}): ReactElement[] {
-  return [...resource.fields.filter((f) => f.list && readsReference(f, role)), ...timestampFields(resource)]
+export function listColumns(resource: ResourceDef, { sortable = true, replace, role, registry }: ColumnOptions): ReactElement[] {
+  return [...resource.fields.filter((f) => f.list && readsReference(registry, f, role)), ...timestampFields(resource)]
     .map((f) => replace?.(f) ?? fieldDisplay(resource, f, sortable && isSortable(f)))
     .filter((c): c is ReactElement => c !== null);
 }

@@ -10,6 +10,7 @@ import { useRecordContext } from 'react-admin';
 import type { Choice } from '../../manifest/index.ts';
 import { formatMoney } from '../../domain/money.ts';
 import { Thumbnail } from '../shell/Thumbnail.tsx';
+import { useRegistry } from '../registry/context.tsx';
 import { choiceOf, FLAG_CHOICES, resourceLabel } from './choices.ts';
 import { formatBytes, formatDateTime } from './formats.ts';
 
@@ -93,11 +94,12 @@ export function DateTimeField({ source, emptyText }: ColumnProps) {
 /** A value naming a resource (the recycle bin's and the audit log's `resource`), by the resource's label. */
 export function ResourceNameField({ source, emptyText }: ColumnProps) {
   const record = useRecordContext();
+  const registry = useRegistry();
   const value = record?.[source];
   if (isAbsent(value)) return <Empty text={emptyText} />;
   return (
     <Typography component="span" variant="body2">
-      {resourceLabel(value)}
+      {resourceLabel(registry, value)}
     </Typography>
   );
 }

@@ -18,8 +18,7 @@ import {
   SelectInput,
   TextInput,
 } from 'react-admin';
-import { labelOf, listFields, listOptions, RANGE_ENDS, type FieldDef, type ResourceDef } from '../../manifest/index.ts';
-import { registry } from '../../../resources/index.ts';
+import { labelOf, listFields, listOptions, RANGE_ENDS, type FieldDef, type Registry, type ResourceDef } from '../../manifest/index.ts';
 import { filterChoices, filterInputKind } from './choices.ts';
 import { readsReference } from './access.ts';
 import { dayBoundary, dayOf } from './formats.ts';
@@ -29,9 +28,9 @@ const PARENTS_PER_PAGE = 50;
 /** How many exact filters stand beside the search on a wide screen. */
 export const INLINE_FILTERS = 2;
 
-function exactFilter(f: FieldDef): ReactElement {
+function exactFilter(registry: Registry, f: FieldDef): ReactElement {
   const label = labelOf(f);
-  switch (filterInputKind(f)) {
+  switch (filterInputKind(registry, f)) {
     case 'reference': {
       const parent = registry.resource(f.reference!);
       return (
@@ -49,7 +48,7 @@ function exactFilter(f: FieldDef): ReactElement {
       );
     }
     case 'select':
-      return <SelectInput key={f.name} source={f.name} label={label} choices={filterChoices(f)} translateChoice={false} alwaysOn />;
+      return <SelectInput key={f.name} source={f.name} label={label} choices={filterChoices(registry, f)} translateChoice={false} alwaysOn />;
     case 'number':
       return <NumberInput key={f.name} source={f.name} label={label} step={f.storage === 'integer' ? 1 : 'any'} alwaysOn />;
     default:
@@ -85,11 +84,11 @@ export interface ListFilters {
   more: ReactElement[];
 }
 
-export function listFilters(resource: ResourceDef, role?: unknown, phone = false): ListFilters {
+export function listFilters(registry: Registry, resource: ResourceDef, role?: unknown, phone = false): ListFilters {
   const offered = listOptions(resource, registry);
   const search = offered.search.length ? [<SearchInput key="q" source="q" alwaysOn />] : [];
   // No picker of records the role may not read (it would only fetch a refusal).
-  const exact = resource.fields.filter((f) => offered.filters.includes(f.name) && readsReference(f, role)).map(exactFilter);
+  const exact = resource.fields.filter((f) => offered.filters.includes(f.name) && readsReference(registry, f, role)).map((f) => exactFilter(registry, f));
   const ranges = listFields(resource)
     .filter((f) => offered.ranges.includes(f.name))
     .flatMap(rangeFilters);

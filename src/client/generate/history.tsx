@@ -6,13 +6,12 @@ import { IconButton } from '@mui/material';
 import { RowTooltip } from '../widgets/RowTooltip.tsx';
 import HistoryIcon from '@mui/icons-material/History';
 import { useCreatePath, useNavigate, useRecordContext } from 'react-admin';
-import type { ResourceDef } from '../../manifest/index.ts';
-import { registry } from '../../../resources/index.ts';
+import type { Registry, ResourceDef } from '../../manifest/index.ts';
 import { AUDIT_LOG } from '../../../resources/system.ts';
 import { mayList } from './access.ts';
 
 /** Whether `role` gets a History action on the rows of `resource`. */
-export function offersHistory(resource: ResourceDef, role: unknown): boolean {
+export function offersHistory(registry: Registry, resource: ResourceDef, role: unknown): boolean {
   return resource.name !== AUDIT_LOG && mayList(registry.resource(AUDIT_LOG), role);
 }
 

@@ -15,11 +15,11 @@
  *   other resources the list names in `list.rowDialogs`, in that order. A form another list borrows
  *   so acts on that list's rows (`replaceAgentModal`'s `{id}` is an agent's): the rows of the resource
  *   that declares it (the replacements kept) do not offer it.
- * - Details and Delete: the first details and remove dialog the role may open.
+ * - Details and Delete: the first details and remove dialog the role may open. A details dialog the
+ *   manifest did not declare (`implicit`: made so every list's rows open) only where the row has no Edit.
  *
  * Only what the role may open (`dialogAccess`, the same rule the server applies to the calls).
  */
-import { registry as defaultRegistry } from '../../../resources/index.ts';
 import { parseCall, type DialogDef, type Registry, type ResourceDef } from '../../manifest/index.ts';
 import { dialogTitle } from '../dialogs/titles.ts';
 import { mayCall } from './access.ts';
@@ -65,7 +65,7 @@ function borrowedForms(registry: Registry): Set<string> {
 }
 
 /** What `role` may open of `resource`'s list, as the module comment says. */
-export function listDialogs(resource: ResourceDef, role: unknown, registry: Registry = defaultRegistry): ListDialogs {
+export function listDialogs(registry: Registry, resource: ResourceDef, role: unknown): ListDialogs {
   const offer = (owner: ResourceDef, type: string, dialog: DialogDef, label = dialogTitle(type, owner, dialog)): Offered => ({
     type,
     dialog,
@@ -91,7 +91,9 @@ export function listDialogs(resource: ResourceDef, role: unknown, registry: Regi
     return found && mayCall(role, found.resource, { dialog: found.dialog }) ? [offer(found.resource, type, found.dialog)] : [];
   });
 
-  return { creates, edit, more: [...others, ...borrowed], details: first('details'), remove: first('remove') };
+  const details = first('details');
+  const implicit = details?.dialog.kind === 'details' && details.dialog.implicit;
+  return { creates, edit, more: [...others, ...borrowed], details: implicit && edit ? undefined : details, remove: first('remove') };
 }
 
 /**

@@ -6,7 +6,7 @@
  * code), else by its id.
  * Nowhere when the role may not read the target's list.
  */
-import { listFields, listOptions, type ResourceDef } from '../../manifest/index.ts';
+import { listFields, listOptions, type Registry, type ResourceDef } from '../../manifest/index.ts';
 import { withDialog } from '../dialogs/address.ts';
 import { listDialogs } from './list-dialogs.ts';
 import { mayList } from './access.ts';
@@ -14,10 +14,10 @@ import { mayList } from './access.ts';
 type Target = Record<string, unknown> & { id?: unknown };
 
 /** The in-app path (for react-admin's router) of `record` of `target`, or undefined when none is open to `role`. */
-export function recordAddress(target: ResourceDef, record: Target | undefined, role: unknown): string | undefined {
+export function recordAddress(registry: Registry, target: ResourceDef, record: Target | undefined, role: unknown): string | undefined {
   if (!record || record.id === undefined || record.id === null || record.id === '') return undefined;
   if (target.reads.list?.kind !== 'list' || !mayList(target, role)) return undefined;
-  const offered = listDialogs(target, role);
+  const offered = listDialogs(registry, target, role);
   const dialog = offered.edit ?? offered.details;
   if (dialog) return `/${target.name}${withDialog('', dialog.type, record.id)}`;
   const filters = listOptions(target).filters;

@@ -7,7 +7,7 @@
 import { useContext, useMemo, type MouseEvent } from 'react';
 import { Typography } from '@mui/material';
 import { Link, ListContext, useGetList, usePermissions, useRecordContext } from 'react-admin';
-import { registry } from '../../../resources/index.ts';
+import { useRegistry } from '../registry/context.tsx';
 import type { ColumnProps } from './displays.tsx';
 import { recordAddress } from './record-address.ts';
 
@@ -26,6 +26,7 @@ export function ReferenceByField({ source, reference, by, titleSource, emptyText
   const record = useRecordContext();
   const list = useContext(ListContext);
   const { permissions } = usePermissions();
+  const registry = useRegistry();
   const value = record?.[source];
   const pageData = list?.data;
   const values = useMemo(() => {
@@ -43,7 +44,7 @@ export function ReferenceByField({ source, reference, by, titleSource, emptyText
   // Until the target answers (or when none matches) the stored value itself is the best name there is.
   const shown = target && present(target[titleSource]) ? String(target[titleSource]) : isPending ? '' : String(value);
   // Linked to the target, as every reference is (reference-link.tsx), once the target is known.
-  const to = recordAddress(registry.resource(reference), target, permissions);
+  const to = recordAddress(registry, registry.resource(reference), target, permissions);
   if (to)
     return (
       <Link to={to} variant="body2" onClick={(e: MouseEvent) => e.stopPropagation()}>

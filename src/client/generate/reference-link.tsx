@@ -9,10 +9,12 @@ import type { ResourceDef } from '../../manifest/index.ts';
 import type { ColumnProps } from './displays.tsx';
 import { recordAddress } from './record-address.ts';
 import { CELL_TEXT } from './cell-text.ts';
+import { useRegistry } from '../registry/context.tsx';
 
 export function ReferenceLinkField({ source, target, emptyText }: ColumnProps & { target: ResourceDef }) {
   const { permissions } = usePermissions();
-  const link = useCallback((record: RaRecord) => recordAddress(target, record, permissions) ?? false, [target, permissions]);
+  const registry = useRegistry();
+  const link = useCallback((record: RaRecord) => recordAddress(registry, target, record, permissions) ?? false, [registry, target, permissions]);
   return (
     <ReferenceField source={source} reference={target.name} link={link} emptyText={emptyText}>
       <TextField source={target.title} className={CELL_TEXT} />

@@ -14,6 +14,7 @@ import { useRecordContext, type RaRecord } from 'react-admin';
 import { useOpenDialog } from '../dialogs/context.ts';
 import { rowDialogData, type Offered } from './list-dialogs.ts';
 import { useTransitions } from './transitions.tsx';
+import { useMayOnRow } from './row-access.ts';
 
 /** The accessible name of the row's menu button. */
 export const MORE_ACTIONS = 'More actions';
@@ -92,10 +93,13 @@ export function RowActions({ resource, edit, remove, details, more = [], childre
   const record = useRecordContext();
   const openDialog = useOpenDialog();
   const transitions = useTransitions(resource, record);
+  const mayOnRow = useMayOnRow();
   if (!record) return null;
   const open = (o: Offered) => openDialog(o.type, rowDialogData(o, resource, record as RaRecord));
+  // Only what the server will allow on this record (its owner too, not only the role): another owner's row offers no Edit or Delete.
+  const allowed = (o: Offered | undefined) => (o && mayOnRow(o, resource, record) ? o : undefined);
   const menu: MenuAction[] = [
-    ...more.map((o) => ({ key: o.type, label: o.label, run: () => open(o) })),
+    ...more.filter((o) => allowed(o)).map((o) => ({ key: o.type, label: o.label, run: () => open(o) })),
     ...transitions.offered.map((o) => ({ key: `transition:${o.transition.name}`, label: o.transition.label, run: () => transitions.choose(o) })),
   ];
   const action = (found: Offered | undefined, label: string, icon: ReactElement, color?: 'error') =>
@@ -109,10 +113,10 @@ export function RowActions({ resource, edit, remove, details, more = [], childre
   return (
     <Box sx={{ display: 'flex', justifyContent: 'flex-end', alignItems: 'center', whiteSpace: 'nowrap' }}>
       {children}
-      {action(details, 'Details', <VisibilityIcon fontSize="small" />)}
-      {action(edit, 'Edit', <EditIcon fontSize="small" />)}
+      {action(allowed(details), 'Details', <VisibilityIcon fontSize="small" />)}
+      {action(allowed(edit), 'Edit', <EditIcon fontSize="small" />)}
       {menu.length > 0 && <MoreActions offered={menu} />}
-      {action(remove, 'Delete', <DeleteIcon fontSize="small" />, 'error')}
+      {action(allowed(remove), 'Delete', <DeleteIcon fontSize="small" />, 'error')}
       {transitions.form}
     </Box>
   );

@@ -9,7 +9,7 @@
 import { lazy, Suspense, useId, useState, type ReactNode } from 'react';
 import { Button, Dialog, DialogTitle } from '@mui/material';
 import { usePermissions } from 'react-admin';
-import { registry } from '../../../resources/index.ts';
+import { useRegistry } from '../registry/context.tsx';
 import { allowedTransitions, stateFields, transitionForm, type FieldTransition, type ResourceDef } from '../../manifest/index.ts';
 import { DialogLoading } from '../dialogs/DialogLoading.tsx';
 
@@ -60,6 +60,7 @@ function TransitionDialog({ resource, offered, record, onClose }: { resource: Re
  */
 export function useTransitions(resource: ResourceDef | string, record: Row | undefined, onDone?: () => void) {
   const { permissions } = usePermissions();
+  const registry = useRegistry();
   const r = typeof resource === 'string' ? registry.resources.find((x) => x.name === resource) : resource;
   const [chosen, setChosen] = useState<FieldTransition>();
   const offered = r ? offeredTransitions(r, record, permissions) : [];

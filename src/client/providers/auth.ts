@@ -1,8 +1,11 @@
 /**
  * Session auth against the server (spec §6): the server sets an httpOnly cookie on login, so the
- * client never holds a token; it only asks who is signed in.
+ * client never holds a token; it only asks who is signed in, and only while the session's readable
+ * marker says someone may be (src/domain/session-marker.ts): a signed-out visit asks nothing, so the
+ * sign-in page logs no 401.
  */
-import type { AuthProvider, UserIdentity } from 'react-admin';
+import { HttpError, type AuthProvider, type UserIdentity } from 'react-admin';
+import { SESSION_MARKER_COOKIE } from '../../domain/session-marker.ts';
 import { API_BASE } from '../../manifest/index.ts';
 import { httpClient } from './http.ts';
 
@@ -24,15 +27,34 @@ const AUTH_BASE = '/api/auth';
  */
 const CURRENT_USER_TTL_MS = 5_000;
 
+/** Whether the server's marker is here: a session may exist (expired or ended ones are found out by asking). */
+export function maybeSignedIn(cookies = globalThis.document?.cookie ?? ''): boolean {
+  return cookies.split(';').some((c) => c.trim().startsWith(`${SESSION_MARKER_COOKIE}=`));
+}
+
+/**
+ * Drops the marker once the server has said the session is gone, so the next visit does not ask again.
+ * An Expires in the past, not Max-Age=0, which some engines read as "until now" and keep a moment.
+ */
+function dropMarker() {
+  const secure = globalThis.location?.protocol === 'https:' ? '; Secure' : '';
+  document.cookie = `${SESSION_MARKER_COOKIE}=; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Path=/; SameSite=Lax${secure}`;
+}
+
+/** What asking would have answered, without asking: react-admin reads `status` as "signed out". */
+const signedOut = () => new HttpError('Unauthorized', 401);
+
 export function createAuthProvider(): AuthProvider {
   let cached: { at: number; user: Promise<CurrentUser> } | undefined;
 
   const currentUser = (): Promise<CurrentUser> => {
     if (cached && Date.now() - cached.at < CURRENT_USER_TTL_MS) return cached.user;
+    if (!maybeSignedIn()) return Promise.reject(signedOut());
     const user = httpClient(`${API_BASE}/getcurrentuser`).then(({ json }) => json as CurrentUser);
     cached = { at: Date.now(), user };
-    user.catch(() => {
+    user.catch((error: { status?: number }) => {
       if (cached?.user === user) cached = undefined;
+      if (error?.status === 401) dropMarker();
     });
     return user;
   };
@@ -46,6 +68,8 @@ export function createAuthProvider(): AuthProvider {
     },
     async logout() {
       forget();
+      // No marker, no session to end (react-admin signs out of every page it finds nobody on).
+      if (!maybeSignedIn()) return;
       try {
         await httpClient(`${AUTH_BASE}/logout`, { method: 'POST' });
       } catch {
@@ -58,6 +82,7 @@ export function createAuthProvider(): AuthProvider {
     async checkError(error: { status?: number; message?: string }) {
       if (error?.status === 401) {
         forget();
+        dropMarker();
         throw error;
       }
       // Forbidden: the session is fine, the role is not; stay signed in and say so.

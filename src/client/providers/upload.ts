@@ -6,9 +6,11 @@ import { HttpError } from 'react-admin';
 import type { UploadEndpoint } from '../../manifest/index.ts';
 import { fillPath, parseCall, urlOf } from '../../manifest/index.ts';
 import { ASSETS_PATH } from '../../manifest/uploads.ts';
-import { registry } from '../../../resources/index.ts';
+// The media gallery is a system resource the core runs (as the server's upload routes do): named here
+// directly, not looked up in the registry.
+import { media } from '../../../resources/system.ts';
 
-const operations = registry.resource('media').operations;
+const operations = media.operations;
 const uploadUrl = urlOf(parseCall(operations.upload.call).path);
 const deleteUrl = urlOf(fillPath(parseCall(operations.deleteFile.call).path, {}));
 

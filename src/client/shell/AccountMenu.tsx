@@ -9,10 +9,13 @@ import { Avatar, Button, IconButton, Menu, Tooltip, useMediaQuery, type Theme } 
 import AccountCircle from '@mui/icons-material/AccountCircle';
 import { Logout, UserMenuContextProvider, useGetIdentity } from 'react-admin';
 import { ProfileMenuItem } from './ProfileMenuItem.tsx';
+import { ChangePasswordDialog, ChangePasswordMenuItem } from './self-service/ChangePasswordMenuItem.tsx';
 import { PushMenuItem } from '../../features/push/client/PushMenuItem.tsx';
 
 export function AccountMenu() {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  // The dialog outlives the menu, which closes as it opens.
+  const [changingPassword, setChangingPassword] = useState(false);
   const { isPending, identity } = useGetIdentity();
   const wide = useMediaQuery((theme: Theme) => theme.breakpoints.up('sm'));
   const onClose = useCallback(() => setAnchor(null), []);
@@ -37,10 +40,12 @@ export function AccountMenu() {
       <UserMenuContextProvider value={context}>
         <Menu id="account-menu" disableScrollLock anchorEl={anchor} open={!!anchor} onClose={onClose}>
           <ProfileMenuItem onClose={onClose} />
+          <ChangePasswordMenuItem onClose={onClose} onOpen={() => setChangingPassword(true)} />
           <PushMenuItem />
           <Logout />
         </Menu>
       </UserMenuContextProvider>
+      <ChangePasswordDialog open={changingPassword} onClose={() => setChangingPassword(false)} />
     </>
   );
 }

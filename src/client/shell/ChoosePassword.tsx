@@ -6,10 +6,11 @@
  */
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Box, Button, Card, CardContent, CircularProgress, Stack, TextField, Typography } from '@mui/material';
-import { LoadingPage, useGetIdentity, useLogout } from 'react-admin';
+import { useGetIdentity, useLogout } from 'react-admin';
 import { PASSWORD_CHANGE_PATH, passwordRule } from '../../../resources/people.ts';
 import { answerOf, fieldErrorsOf, failureToast, successToast } from '../dialogs/outcome.ts';
 import { httpClient } from '../providers/http.ts';
+import { ShellLoading } from './loading.tsx';
 import { useToast } from './toast.tsx';
 
 export const CHOOSE_PASSWORD_TEXTS = {
@@ -25,7 +26,7 @@ export function PasswordGate({ children }: { children: ReactNode }) {
   const { identity, isPending } = useGetIdentity();
   // Once chosen, the identity read a moment ago may still say otherwise: what happened here wins.
   const [chosen, setChosen] = useState(false);
-  if (isPending) return <LoadingPage />;
+  if (isPending) return <ShellLoading />;
   if (identity?.mustChangePassword === true && !chosen) return <ChoosePassword onChosen={() => setChosen(true)} />;
   return <>{children}</>;
 }

@@ -6,20 +6,21 @@
  * role has an area of its own (src/client/areas/): arriving here, it is sent on to it.
  */
 import type { ReactNode } from 'react';
-import { Box, Card, CardActionArea, List, ListItem, ListItemButton, ListItemText, Skeleton, Typography } from '@mui/material';
+import { Box, Card, CardActionArea, List, ListItem, ListItemButton, ListItemText, Typography } from '@mui/material';
 import { Link, Navigate, Title, useCreatePath, useGetList, usePermissions, type RaRecord } from 'react-admin';
-import type { ResourceDef } from '../../manifest/index.ts';
-import { registry } from '../../../resources/index.ts';
+import type { Registry, ResourceDef } from '../../manifest/index.ts';
+import { useRegistry } from '../registry/context.tsx';
 import { AUDIT_LOG } from '../../../resources/system.ts';
 import { mayList } from '../generate/access.ts';
 import { iconFor } from '../generate/icons.ts';
 import { homeOf, usableLists } from '../areas/areas.ts';
+import { LoadingSkeleton } from './loading.tsx';
 
 /** How many of the latest changes are shown. */
 export const RECENT_CHANGES = 8;
 
 /** The lists a role may use (areas.ts `mayUse`), by menu group (in registry order; lists outside the menu last). */
-export function dashboardGroups(role: unknown): [group: string, resources: ResourceDef[]][] {
+export function dashboardGroups(registry: Registry, role: unknown): [group: string, resources: ResourceDef[]][] {
   const groups = new Map<string, ResourceDef[]>();
   for (const r of usableLists(registry.resources, role)) {
     const group = r.menu?.group ?? 'Other';
@@ -58,7 +59,7 @@ export function CountCard({ resource }: { resource: ResourceDef }) {
             {resource.plural}
           </Typography>
           <Typography variant="h5" component="p">
-            {isPending ? <Skeleton width={40} aria-label="Counting" /> : error ? '–' : (total ?? 0).toLocaleString()}
+            {isPending ? <LoadingSkeleton width={40} label="Counting" /> : error ? '–' : (total ?? 0).toLocaleString()}
           </Typography>
         </Box>
       </CardActionArea>
@@ -69,7 +70,7 @@ export function CountCard({ resource }: { resource: ResourceDef }) {
 /** One change: who did what to which record, and when; a link to that record's history. */
 function Change({ entry }: { entry: RaRecord }) {
   const createPath = useCreatePath();
-  const target = registry.resources.find((r) => r.name === entry.resource);
+  const target = useRegistry().resources.find((r) => r.name === entry.resource);
   const what = target?.label ?? String(entry.resource ?? '');
   const when = entry.at ? new Date(String(entry.at)).toLocaleString() : '';
   const filter = JSON.stringify({ resource: entry.resource, recordId: String(entry.recordId ?? '') });
@@ -94,7 +95,7 @@ export function RecentChanges() {
       <Card variant="outlined">
         {isPending ? (
           <Box sx={{ p: 2 }}>
-            <Skeleton aria-label="Loading recent changes" />
+            <LoadingSkeleton label="Loading recent changes" />
           </Box>
         ) : data?.length ? (
           <List dense disablePadding>
@@ -130,11 +131,12 @@ export function CountSections({ groups }: { groups: [string, ResourceDef[]][] })
 
 export function Dashboard() {
   const { permissions, isPending } = usePermissions();
+  const registry = useRegistry();
   const home = homeOf(permissions);
   if (isPending) return null;
   // Another role's landing page is its area: sent there, in place of this page in the history.
   if (home !== '/') return <Navigate to={home} replace />;
-  const groups = dashboardGroups(permissions);
+  const groups = dashboardGroups(registry, permissions);
   const auditLog = registry.resources.find((r) => r.name === AUDIT_LOG);
   return (
     <Box sx={{ py: 2, px: { xs: 1, sm: 0 } }}>

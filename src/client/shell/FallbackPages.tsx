@@ -11,8 +11,8 @@ import SearchOffIcon from '@mui/icons-material/SearchOff';
 import type { ReactNode } from 'react';
 // react-admin's router hooks and link (router-agnostic), not react-router's: one router context.
 import { LinkBase, Loading, Title, useAuthenticated, useLocation, usePermissions } from 'react-admin';
-import { registry } from '../../../resources/index.ts';
-import type { ResourceDef } from '../../manifest/index.ts';
+import { useRegistry } from '../registry/context.tsx';
+import type { Registry, ResourceDef } from '../../manifest/index.ts';
 import { mayList } from '../generate/access.ts';
 import { APP_NAME } from './app-name.ts';
 
@@ -44,7 +44,7 @@ function Page({ icon, heading, children }: { icon: ReactNode; heading: string; c
 }
 
 /** The resource an address names (its first path segment), when a manifest declares one. */
-function declaredAt(pathname: string): ResourceDef | undefined {
+function declaredAt(registry: Registry, pathname: string): ResourceDef | undefined {
   const name = decodeURIComponent(pathname.split('/')[1] ?? '');
   return registry.resources.find((r) => r.name === name && r.reads.list?.kind === 'list');
 }
@@ -63,8 +63,9 @@ export function NotFoundPage() {
   const { isPending: checking } = useAuthenticated();
   const { permissions, isPending } = usePermissions();
   const { pathname } = useLocation();
+  const registry = useRegistry();
   if (checking || isPending) return <Loading />;
-  const resource = declaredAt(pathname);
+  const resource = declaredAt(registry, pathname);
   if (resource && !mayList(resource, permissions)) return <AccessDeniedPage resource={resource} />;
   return (
     <Page icon={<SearchOffIcon />} heading={FALLBACK.notFound}>

@@ -14,6 +14,7 @@ import { NotificationBell } from '../../features/notifications/client/Notificati
 import { NotificationSocketProvider } from '../../features/notifications/client/SocketProvider.tsx';
 import { PushOptIn } from '../../features/push/client/PushOptIn.tsx';
 import { PushBanner } from '../../features/push/client/PushBanner.tsx';
+import { ShellContent } from './loading.tsx';
 
 function AppTitleBar(props: AppBarProps) {
   return (
@@ -39,9 +40,11 @@ export function AppLayout({ children }: { children: ReactNode }) {
             <Layout menu={GroupedMenu} appBar={AppTitleBar} sx={{ minWidth: 0, '& .RaLayout-appFrame, & .RaLayout-contentWithSidebar, & .RaLayout-content': { minWidth: 0 } }}>
               {/* A referral link's kept code is sent once the account is known (areas/affiliate.ts). */}
               <AffiliateSender />
-              {/* Spec §4: the push opt-in banner, in the content's flow (it covers nothing). */}
+              {/* A screen loading in here shows its content's placeholder only (loading.tsx). */}
+              <ShellContent>{children}</ShellContent>
+              {/* Spec §4: the push opt-in banner. It floats, so nothing moves when it comes; it stands
+                  after the content so the room it keeps free below the last rows comes last. */}
               <PushBanner />
-              {children}
             </Layout>
           </DialogHost>
         </PushOptIn>

@@ -13,7 +13,7 @@
 import type { MouseEvent } from 'react';
 import { Box, ListItemIcon, ListSubheader, MenuItem, Tooltip, Typography } from '@mui/material';
 import { Menu, useGetList, usePermissions, useResourceDefinitions, useSidebarState, type RaRecord } from 'react-admin';
-import { registry } from '../../../resources/index.ts';
+import { useRegistry } from '../registry/context.tsx';
 import { mayList } from '../generate/access.ts';
 import { iconFor } from '../generate/icons.ts';
 import { mayUse } from '../areas/areas.ts';
@@ -34,7 +34,7 @@ const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
 
 function useAdminMenuEntries(): RaRecord[] {
   const { permissions } = usePermissions();
-  const declared = registry.resources.find((r) => r.name === ADMIN_MENUS);
+  const declared = useRegistry().resources.find((r) => r.name === ADMIN_MENUS);
   const may = !!declared && mayList(declared, permissions);
   const { data } = useGetList(ADMIN_MENUS, ENTRIES_READ, { enabled: may });
   return may ? (data ?? []) : [];
@@ -132,6 +132,7 @@ function focusHeadingAfter(e: MouseEvent) {
 
 export function GroupedMenu() {
   const registered = useResourceDefinitions();
+  const registry = useRegistry();
   const [open] = useSidebarState();
   const entries = useAdminMenuEntries();
   const { permissions } = usePermissions();

@@ -3,13 +3,18 @@
  * read, `filter={"q":…}`), shows the parent's title and stores the field it is referenced by: its id,
  * or its `referenceBy` (a country's `code3`). With `wire: 'option'` the value is `{ label, value }`
  * (label: the parent's title, value: that field), as the dialog sends it (spec §5 currency add).
+ * A dependent reference (`dependsOn`) offers only the records under the value its parent field holds
+ * in the form, asked for through the list's filter, and says to choose the parent first while it is
+ * empty (FormDialog empties it when the parent changes: src/manifest/dependent.ts).
  */
 import { useEffect, useState } from 'react';
 import { Autocomplete, CircularProgress, TextField } from '@mui/material';
-import { ariaDescribedByIds, type WidgetProps } from '@rjsf/utils';
+import { ariaDescribedByIds, helpId, type WidgetProps } from '@rjsf/utils';
 import { useGetList, useGetMany, type RaRecord } from 'react-admin';
-import { registry } from '../../../resources/index.ts';
+import { useRegistry } from '../registry/context.tsx';
 import type { ReferenceWidgetOptions } from '../dialogs/ui-schema.ts';
+import { referenceKey } from '../../manifest/index.ts';
+import type { FormContext } from './QrWidget.tsx';
 
 const PAGE = 50;
 const TYPING_PAUSE_MS = 300;
@@ -31,11 +36,18 @@ function keyOfValue(value: unknown, asOption: boolean): string | undefined {
 export function ReferenceWidget(props: WidgetProps) {
   const { id, value, onChange, onBlur, onFocus, label, required, disabled, readonly, autofocus, rawErrors = [] } = props;
   const options = props.options as unknown as ReferenceWidgetOptions & { emptyValue?: unknown };
-  const target = registry.resource(options.reference);
+  // The manifests' registry (RJSF's own `props.registry` is its widgets and templates).
+  const target = useRegistry().resource(options.reference);
   const title = target.title;
   const by = options.referenceBy ?? 'id';
   const asOption = options.wire === 'option';
   const keyOf = (r: RaRecord) => String(r[by] ?? '');
+  const dependsOn = options.dependsOn;
+  // The parent's value in this form: what the choices are narrowed to (undefined: none chosen yet).
+  const formData = (props.registry.formContext as FormContext | undefined)?.formData ?? {};
+  const parentKey = dependsOn ? referenceKey(formData[dependsOn.field]) : undefined;
+  const waiting = !!dependsOn && parentKey === undefined;
+  const underParent = (r: RaRecord) => !dependsOn || referenceKey(r[dependsOn.via]) === parentKey;
   const titleOf = (r: RaRecord) => String(r[title] ?? r[by] ?? r.id);
 
   const [typed, setTyped] = useState('');
@@ -46,10 +58,11 @@ export function ReferenceWidget(props: WidgetProps) {
   }, [typed]);
 
   const sort = { field: title, order: 'ASC' as const };
+  const filter = { ...(q ? { q } : {}), ...(dependsOn && parentKey !== undefined ? { [dependsOn.via]: parentKey } : {}) };
   const list = useGetList(
     target.name,
-    { filter: q ? { q } : {}, pagination: { page: 1, perPage: PAGE }, sort },
-    { placeholderData: (previous) => previous },
+    { filter, pagination: { page: 1, perPage: PAGE }, sort },
+    { placeholderData: (previous) => previous, enabled: !waiting },
   );
   const selectedKey = keyOfValue(value, asOption);
   const heldLabel = asOption && value && typeof value === 'object' ? String((value as Partial<ReferenceOption>).label ?? '') : '';
@@ -69,7 +82,8 @@ export function ReferenceWidget(props: WidgetProps) {
   const selected: RaRecord | null = selectedKey
     ? (found ?? (pending ? null : { id: `${by}:${selectedKey}`, [by]: selectedKey, [title]: heldLabel || selectedKey }))
     : null;
-  const choices = list.data ?? [];
+  // The previous parent's records, kept on screen while the new ones load, are not offered.
+  const choices = waiting ? [] : (list.data ?? []).filter(underParent);
   const optionsWithSelected = selected && !choices.some((r) => keyOf(r) === keyOf(selected)) ? [selected, ...choices] : choices;
 
   // An option given by its value alone (a prefill) takes its label once the record is known.
@@ -87,7 +101,8 @@ export function ReferenceWidget(props: WidgetProps) {
       id={id}
       options={optionsWithSelected}
       value={selected}
-      loading={list.isPending}
+      loading={!waiting && list.isPending}
+      noOptionsText={waiting ? dependsOn.first : undefined}
       disabled={disabled || readonly}
       filterOptions={(x) => x}
       getOptionLabel={titleOf}
@@ -104,8 +119,11 @@ export function ReferenceWidget(props: WidgetProps) {
           required={required}
           error={rawErrors.length > 0}
           autoFocus={autofocus}
+          // Under the empty picker, what to do first; its id is one `aria-describedby` already names.
+          helperText={waiting && !rawErrors.length ? dependsOn.first : undefined}
           slotProps={{
             ...params.slotProps,
+            formHelperText: { id: helpId(id) },
             htmlInput: { ...params.slotProps.htmlInput, 'aria-describedby': ariaDescribedByIds(id) },
             input: {
               ...params.slotProps.input,

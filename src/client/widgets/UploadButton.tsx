@@ -1,8 +1,8 @@
 /**
  * The list toolbar's Upload button (`list.upload`: the media gallery). It opens a small dialog that
- * takes up to `upload.max` files (default 5, spec §9), judged like the field widget judges them, shows
- * them (as a gallery when more than 2), uploads them together with a progress bar and a Cancel, then
- * refreshes the list.
+ * takes as many files as its endpoint declares an upload may carry (`pagefile`: 5, spec §9), judged
+ * like the field widget judges them, shows them (as a gallery when more than 2), uploads them together
+ * with a progress bar and a Cancel, then refreshes the list.
  */
 import { useId, useState } from 'react';
 import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, Stack, Tooltip, Typography } from '@mui/material';
@@ -10,7 +10,7 @@ import CloseIcon from '@mui/icons-material/Close';
 import CloudUploadIcon from '@mui/icons-material/CloudUpload';
 import { useRefresh } from 'react-admin';
 import type { UploadOptions } from '../../manifest/index.ts';
-import { DEFAULT_MAX_FILES, GALLERY_ABOVE, uploadMessages } from '../../manifest/uploads.ts';
+import { GALLERY_ABOVE, uploadEndpointOf, uploadMessages } from '../../manifest/uploads.ts';
 import { useToast } from '../shell/toast.tsx';
 import { checkChosen, FilePicker, FilePreview, limitsText, UploadProgress } from './UploadWidget.tsx';
 import { useUpload } from './use-upload.ts';
@@ -28,7 +28,7 @@ export function UploadButton({ upload }: { upload: UploadOptions }) {
 }
 
 function UploadDialog({ upload, onClose }: { upload: UploadOptions; onClose: () => void }) {
-  const max = Math.max(1, upload.max ?? DEFAULT_MAX_FILES);
+  const max = uploadEndpointOf(upload.endpoint).maxFiles;
   const toast = useToast();
   const refresh = useRefresh();
   const titleId = useId();

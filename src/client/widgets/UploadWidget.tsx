@@ -15,15 +15,7 @@ import DeleteIcon from '@mui/icons-material/Delete';
 import DescriptionIcon from '@mui/icons-material/Description';
 import { getTemplate, type WidgetProps } from '@rjsf/utils';
 import type { UploadEndpoint, UploadOptions } from '../../manifest/index.ts';
-import {
-  ENDPOINT_TYPES,
-  FILE_TYPES,
-  GALLERY_ABOVE,
-  MAX_FILE_BYTES,
-  acceptOf,
-  uploadMessages,
-  type FileType,
-} from '../../manifest/uploads.ts';
+import { FILE_TYPES, GALLERY_ABOVE, acceptOf, uploadEndpointOf, uploadMessages, type FileType } from '../../manifest/uploads.ts';
 import { SNIFF_BYTES, sniffFileType } from '../../domain/file-type.ts';
 import { deleteUploaded } from '../providers/upload.ts';
 import { Thumbnail } from '../shell/Thumbnail.tsx';
@@ -50,7 +42,8 @@ export async function fileTypeOf(file: Blob): Promise<FileType | undefined> {
 
 /**
  * What is wrong with a choice of files for `endpoint` taking at most `max`, as the toast to show, or
- * undefined when the files may be uploaded. The spec's texts (§8) for the count; ours for type and size.
+ * undefined when the files may be uploaded. The spec's texts (§8) for the count; ours for type and size,
+ * by the endpoint's declaration (src/manifest/uploads.ts), as the server judges them.
  */
 export async function checkChosen(files: readonly File[], endpoint: UploadEndpoint, max: number): Promise<Toast | undefined> {
   if (files.length === 0) return { severity: 'error', title: uploadMessages.noFilesTitle, description: uploadMessages.noFiles };
@@ -63,10 +56,10 @@ export async function checkChosen(files: readonly File[], endpoint: UploadEndpoi
       description: `${uploadMessages.totalExceeded(max)}\n${uploadMessages.tooMany(max)}`,
     };
   }
-  const allowed = ENDPOINT_TYPES[endpoint];
+  const { types: allowed, maxBytes } = uploadEndpointOf(endpoint);
   const problems: string[] = [];
   for (const file of files) {
-    if (file.size > MAX_FILE_BYTES) problems.push(uploadMessages.tooLarge(file.name));
+    if (file.size > maxBytes) problems.push(uploadMessages.tooLarge(file.name, maxBytes));
     else if (!allowed.includes((await fileTypeOf(file)) as FileType)) problems.push(uploadMessages.badType(file.name, allowed));
   }
   return problems.length ? { severity: 'error', title: uploadMessages.validationTitle, description: problems.join('\n') } : undefined;
@@ -75,9 +68,10 @@ export async function checkChosen(files: readonly File[], endpoint: UploadEndpoi
 
 /** Limits in words: "PNG, JPG or WEBP, up to 5 MB each". */
 export function limitsText(endpoint: UploadEndpoint, max: number): string {
-  const types = ENDPOINT_TYPES[endpoint].map((t) => t.toUpperCase());
+  const { types: allowed, maxBytes } = uploadEndpointOf(endpoint);
+  const types = allowed.map((t) => t.toUpperCase());
   const list = types.length > 1 ? `${types.slice(0, -1).join(', ')} or ${types[types.length - 1]}` : types[0];
-  const size = `up to ${MAX_FILE_BYTES / 1024 / 1024} MB${max > 1 ? ' each' : ''}`;
+  const size = `up to ${maxBytes / 1024 / 1024} MB${max > 1 ? ' each' : ''}`;
   return `${list}, ${size}${max > 1 ? `, at most ${max} files` : ''}.`;
 }
 
@@ -230,7 +224,8 @@ interface UploadUiOptions {
 export function UploadWidget(props: WidgetProps) {
   const { id, label, hideLabel, required, disabled, readonly, autofocus, rawErrors = [], onChange } = props;
   const upload = (props.options as UploadUiOptions).upload!;
-  const max = Math.max(1, upload.max ?? 1);
+  // A field holds one URL: it takes one file, whatever its endpoint lets one upload carry.
+  const max = Math.min(1, uploadEndpointOf(upload.endpoint).maxFiles);
   const toast = useToast();
   const value = typeof props.value === 'string' ? props.value.trim() : '';
   const [typing, setTyping] = useState(false);

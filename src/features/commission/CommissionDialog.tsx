@@ -3,7 +3,8 @@
  * percentages with each commission price shown live, the main sell price, the current status with the
  * reject reason when REJECTED, and the admin's decision: approve (`CreateProductCommissionInQueryMessage`'s call) or
  * reject with a typed reason (`rejectCommission`'s call). Opened by either type or
- * by `commissionDetails`; whoever may not decide (a seller reading its product) sees it read-only.
+ * by `commissionDetails`; opened as details it is read-only for everyone (issue 51: Details never edit;
+ * an admin decides from the row's Edit, which is `CreateProductCommissionInQueryMessage`).
  *
  * Rules, calls and messages are the manifest's (resources/products.ts): the body is judged by the same
  * rules as on the server before it is sent, and the server's messages land under the same fields.
@@ -32,7 +33,7 @@ import { ChoiceField } from '../../client/generate/displays.tsx';
 import { COMMISSION_FIELDS, type CommissionField } from '../../domain/commission.ts';
 import { formatMoney } from '../../domain/money.ts';
 import { labelOf, type DialogDef, type FieldDef } from '../../manifest/index.ts';
-import { registry } from '../../../resources/index.ts';
+import { useRegistry } from '../../client/registry/context.tsx';
 import type { DialogBodyProps } from '../../client/dialogs/context.ts';
 import { useDialogs } from '../../client/dialogs/context.ts';
 import { CloseActions, DialogButtons } from '../../client/dialogs/DialogButtons.tsx';
@@ -54,10 +55,16 @@ import {
 type Data = Record<string, unknown>;
 type Errors = Record<string, string[]>;
 
-const decisions = declaredDecisions(registry);
-const products = decisions.approve.resource;
-const fieldOf = (name: string): FieldDef => products.fields.find((f) => f.name === name)!;
-const statusField = fieldOf('comissionStatus');
+/** The two declared decisions and the products' fields they show, from the registry the app was given. */
+function useCommissionParts() {
+  const registry = useRegistry();
+  return useMemo(() => {
+    const decisions = declaredDecisions(registry);
+    const products = decisions.approve.resource;
+    const fieldOf = (name: string): FieldDef => products.fields.find((f) => f.name === name)!;
+    return { registry, decisions, products, fieldOf, statusField: fieldOf('comissionStatus') };
+  }, [registry]);
+}
 const money = (text: unknown) => (text === '' || text === undefined || text === null ? '—' : formatMoney(text as string));
 
 /** The first message of a field, for its helper text. */
@@ -65,6 +72,7 @@ const first = (errors: Errors, name: string) => errors[name]?.[0];
 
 /** The status as every list shows it: the field's choice as a chip. */
 function StatusChip({ record }: { record: Data }) {
+  const { statusField } = useCommissionParts();
   return (
     <RecordContextProvider value={record}>
       <ChoiceField source={statusField.name} choices={statusField.choices ?? []} emptyText="—" />
@@ -77,10 +85,11 @@ export default function CommissionDialog({ dialog, data, onClose, onCancel = onC
   const refresh = useRefresh();
   const { openDialog } = useDialogs();
   const { permissions } = usePermissions();
+  const { registry, decisions, products, fieldOf, statusField } = useCommissionParts();
   const [record, setRecord] = useState<Data>(() => ({ ...data }));
   // Opened as one of the two decisions (the host opened it, so the role may), it decides; opened as
-  // details, only a role that may approve decides, and everyone else reads.
-  const canDecide = dialog.kind !== 'details' || mayCall(permissions, decisions.approve.resource, { dialog: decisions.approve.dialog });
+  // details, everyone reads: a dialog called Details offers no Save.
+  const canDecide = dialog.kind !== 'details';
   const mayEditDefaults = mayCall(permissions, registry.resource('siteCommissions'), { dialog: registry.dialog(DEFAULTS_TYPE)!.dialog });
   const [initial] = useState<CommissionForm>(() => initialForm(record, dialog, decisions));
   const [form, setForm] = useState<CommissionForm>(initial);

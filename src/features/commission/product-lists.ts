@@ -8,22 +8,17 @@
 import type { SelectQueryBuilder } from 'kysely';
 import { ROLES, type ResourceDef } from '../../manifest/index.ts';
 import type { HandlerContext } from '../../server/routes/handlers.ts';
-import { list, type Narrow } from '../../server/db/repository.ts';
-import { parseListQuery } from '../../server/db/list-query.ts';
-import { ACCOUNTS, reachOf, whereReachable } from '../../server/records/ownership.ts';
+import { ACCOUNTS } from '../../server/records/ownership.ts';
 import { badRequest } from '../../server/errors.ts';
 
 type Query = SelectQueryBuilder<any, any, any>;
 
 /** A page of `r`'s rows the extra condition keeps, answered with its `Content-Range`. */
 async function answerList(ctx: HandlerContext, keep: (query: Query) => Query, withinReach = true) {
-  const { db, registry, resource: r, request, reply, query } = ctx;
-  const parsed = parseListQuery(r, query);
-  const reach = reachOf(r, request.user);
-  const narrow = ((q: Query) => keep(withinReach ? whereReachable(registry, r, reach, q) : q)) as Narrow;
-  const { rows, total } = await list(db, r, parsed, undefined, undefined, narrow);
-  const last = rows.length ? parsed.start + rows.length - 1 : parsed.start;
-  reply.header('Content-Range', `${r.name} ${parsed.start}-${last}/${total}`);
+  const { records, resource: r, reply, query } = ctx;
+  const { rows, total, start } = await records.list(r, query, keep, withinReach);
+  const last = rows.length ? start + rows.length - 1 : start;
+  reply.header('Content-Range', `${r.name} ${start}-${last}/${total}`);
   return rows;
 }
 

@@ -3,7 +3,7 @@
  * rejecting it. (Creating one is the generic create, with the products' hooks: product-hooks.ts.)
  */
 import type { HandlerContext } from '../../server/routes/handlers.ts';
-import type { Row } from '../../server/db/types.ts';
+import type { Row } from '../../server/records/index.ts';
 import { badRequest } from '../../server/errors.ts';
 import { approvalOf, rejectionOf } from './decisions.ts';
 

@@ -3,9 +3,8 @@
  * five percentages every new product starts with. Until an admin saves it, the built-in percentages
  * (defaults.ts) stand in, so a database seeded before products existed works as it is.
  */
-import type { Registry } from '../../manifest/index.ts';
 import type { HandlerContext } from '../../server/routes/handlers.ts';
-import { findBy, toRecord, type Db, type Row } from '../../server/db/repository.ts';
+import { RecordsService, type Row } from '../../server/records/index.ts';
 import { DEFAULT_SITE_COMMISSION, SITE_COMMISSION_NAME } from './defaults.ts';
 
 export const SITE_COMMISSIONS = 'siteCommissions';
@@ -17,15 +16,14 @@ function answered(row: Row): Row {
 }
 
 /** The site commission record, or the built-in percentages while none was saved. */
-export async function currentSiteCommission(db: Db, registry: Registry): Promise<Row> {
-  const r = registry.resource(SITE_COMMISSIONS);
-  const row = toRecord(r, await findBy(db, r, 'name', SITE_COMMISSION_NAME));
+export async function currentSiteCommission(records: RecordsService): Promise<Row> {
+  const row = await records.find(SITE_COMMISSIONS, 'name', SITE_COMMISSION_NAME);
   return row ? answered(row) : { name: SITE_COMMISSION_NAME, ...DEFAULT_SITE_COMMISSION };
 }
 
 /** `GET /site-commissions/`. */
-export async function readSiteCommission({ db, registry }: HandlerContext): Promise<Row> {
-  return currentSiteCommission(db, registry);
+export async function readSiteCommission({ records }: HandlerContext): Promise<Row> {
+  return currentSiteCommission(records);
 }
 
 /**
@@ -33,15 +31,15 @@ export async function readSiteCommission({ db, registry }: HandlerContext): Prom
  * or makes it on the first save. Two first saves at once: the unique name lets one make it, and the
  * other then updates it.
  */
-export async function saveSiteCommission({ db, records, resource, body, ifMatch }: HandlerContext): Promise<Row> {
+export async function saveSiteCommission({ records, resource, body, ifMatch }: HandlerContext): Promise<Row> {
   for (let attempt = 1; ; attempt++) {
-    const row = await findBy(db, resource, 'name', SITE_COMMISSION_NAME);
+    const row = await records.find(resource, 'name', SITE_COMMISSION_NAME);
     if (row) return answered(await records.update(resource, String(row.id), body, { ifMatch }));
     try {
       return answered(await records.create(resource, { ...body, name: SITE_COMMISSION_NAME }));
     } catch (error) {
       // Another save made the record first (its check or the unique index said so): update that one.
-      if (attempt > 1 || !(await findBy(db, resource, 'name', SITE_COMMISSION_NAME))) throw error;
+      if (attempt > 1 || !(await records.find(resource, 'name', SITE_COMMISSION_NAME))) throw error;
     }
   }
 }

@@ -4,11 +4,15 @@
  */
 import type { Handlers } from '../routes/handlers.ts';
 import { createAgentWithAccount, publicAgent, updateAgentWithAccount } from './agents.ts';
+import { createDealerWithAccount, createSellerWithAccount, createUserAccount } from './create.ts';
 import { documentsOfAgent, documentsOfDealer, resubmitDocument } from './documents.ts';
 import { replaceAgent, replaceDealer } from './replace.ts';
 
 export const accountsHandlers = {
   createAgentWithAccount,
+  createSellerWithAccount,
+  createDealerWithAccount,
+  createUserAccount,
   updateAgentWithAccount,
   publicAgent,
   documentsOfAgent,

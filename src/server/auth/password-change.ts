@@ -10,6 +10,7 @@ import { PASSWORD_CHANGE_PATH, passwordRule, users as usersResource } from '../.
 import { badRequest, HttpError, VALIDATION_FAILED } from '../errors.ts';
 import { actorOf, audit } from '../records/audit.ts';
 import { toRecord, type Db } from '../db/repository.ts';
+import { PASSWORD_RESETS } from '../db/migrate.ts';
 import { updateRecord } from '../records/writes.ts';
 import { MUST_CHANGE_MESSAGE, mustChangePassword } from './account-state.ts';
 import { refuseAttempt, type SignInLimiter } from './limiter.ts';
@@ -90,6 +91,8 @@ export function registerPasswordChange(app: FastifyInstance, db: Db, registry: R
       await audit(trx, { actor, resource: users, recordId: id, action: 'changePassword', changes: {} });
       // Ended with the change itself: no crash in between leaves a session of the old password open.
       await trx.deleteFrom('sessions').where('userId', '=', id).execute();
+      // A reset link asked for before is no longer wanted: the owner has just chosen a password.
+      await trx.deleteFrom(PASSWORD_RESETS).where('userId', '=', id).execute();
     });
     // Written outside the manifest's routes: cached reads of the accounts are dropped here.
     request.server.readCache?.invalidate(users.name);

@@ -1,5 +1,6 @@
 /**
- * Sign-in and sign-out (`/api/auth/*`), choosing a new password (./password-change.ts), and the session
+ * Sign-in and sign-out (`/api/auth/*`), choosing a new password (./password-change.ts), signing up
+ * (./sign-up.ts) and resetting a password by an emailed link (./password-reset.ts), and the session
  * lookup every request goes through, which also shuts out disabled accounts and holds an account with a
  * one-time password to choosing a new one.
  */
@@ -13,7 +14,9 @@ import { DISABLED_MESSAGE, isDisabled, mustChangePassword } from './account-stat
 import { refuseAttempt, signInLimiter, type SignInLimits } from './limiter.ts';
 import { verifyPassword } from './password.ts';
 import { CURRENT_USER_PATH, refuseUntilPasswordChanged, registerPasswordChange } from './password-change.ts';
-import { startSession } from './session-cookie.ts';
+import { registerPasswordReset } from './password-reset.ts';
+import { registerSignUp } from './sign-up.ts';
+import { clearSessionCookies, startSession } from './session-cookie.ts';
 import { endSession, knownUserOfSession, SESSION_COOKIE, userOfSession } from './sessions.ts';
 import { watchAccountUpdates } from '../users/account-update.ts';
 
@@ -62,6 +65,9 @@ export function registerAuth(app: FastifyInstance, db: Db, registry: Registry, l
       .then(() => done(), done);
   });
   registerPasswordChange(app, db, registry, limiter);
+  // The accounts' self-service: made before anyone is signed in (resources/self-service.ts).
+  registerSignUp(app, db, registry);
+  registerPasswordReset(app, db, registry);
   watchAccountUpdates(app, db, registry);
   // Emails are recorded outside the manifest's routes: the history's cached reads are dropped as they are.
   const unwatch = onEmailRecorded((table) => app.readCache?.invalidate(table));
@@ -93,7 +99,7 @@ export function registerAuth(app: FastifyInstance, db: Db, registry: Registry, l
 
   app.post('/api/auth/logout', async (request, reply) => {
     await endSession(db, request.cookies[SESSION_COOKIE]);
-    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    clearSessionCookies(reply);
     return reply.code(204).send();
   });
 }

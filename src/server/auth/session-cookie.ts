@@ -1,5 +1,9 @@
-/** Starting a session for a request: the row (sessions.ts) and the httpOnly cookie that names it. */
+/**
+ * Starting a session for a request: the row (sessions.ts), the httpOnly cookie that names it, and its
+ * readable marker (src/domain/session-marker.ts says why); and clearing both at sign-out.
+ */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SESSION_MARKER_COOKIE } from '../../domain/session-marker.ts';
 import type { Db } from '../db/types.ts';
 import { createSession, SESSION_COOKIE } from './sessions.ts';
 
@@ -21,4 +25,12 @@ export async function startSession(db: Db, request: FastifyRequest, reply: Fasti
     secure: secureCookie(request),
     expires,
   });
+  // Set after the session cookie, so a caller reading the first Set-Cookie still finds `sid`.
+  reply.setCookie(SESSION_MARKER_COOKIE, '1', { path: '/', sameSite: 'lax', secure: secureCookie(request), expires });
+}
+
+/** Clears the session cookie and its marker (sign-out). */
+export function clearSessionCookies(reply: FastifyReply) {
+  reply.clearCookie(SESSION_COOKIE, { path: '/' });
+  reply.clearCookie(SESSION_MARKER_COOKIE, { path: '/' });
 }

@@ -148,7 +148,10 @@ async function trigramIndexes(database: Database, registry: Registry) {
         using gin (lower(${sql.ref(f.name)}) ${opclass})`.execute(db);
 }
 
-/** Tables that belong to no manifest: the sign-in sessions and the site settings. */
+/** The password reset links' table (src/server/auth/password-reset.ts): each link's SHA-256, never the link. */
+export const PASSWORD_RESETS = 'passwordResets';
+
+/** Tables that belong to no manifest: the sign-in sessions, password reset links and the site settings. */
 async function migrateInfrastructure(db: Kysely<any>) {
   await db.schema
     .createTable('sessions')
@@ -159,5 +162,14 @@ async function migrateInfrastructure(db: Kysely<any>) {
     .addColumn('createdAt', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('sessions_userId_idx').ifNotExists().on('sessions').column('userId').execute();
+  await db.schema
+    .createTable(PASSWORD_RESETS)
+    .ifNotExists()
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('userId', 'text', (c) => c.notNull())
+    .addColumn('expiresAt', 'text', (c) => c.notNull())
+    .addColumn('createdAt', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex(`${PASSWORD_RESETS}_userId_idx`).ifNotExists().on(PASSWORD_RESETS).column('userId').execute();
   await migrateSettings(db);
 }

@@ -18,10 +18,23 @@
 export const DEFAULT_READ_CACHE_BYTES = 64 * 1024 * 1024;
 
 /**
- * What one entry costs besides its key and value: the Map's slot, the entry object, its generations
- * (an estimate of V8's sizes, on the generous side).
+ * What one entry costs besides its key's characters and what `weigh` counts of its value: the Map's slot
+ * (its table doubles as it grows), the entry object, its tables' and generations' arrays, the key's
+ * string header. Measured (issue 50 part 7: a cache of 30,000 answers built in one process, collected,
+ * Node 20): an answer `{ body, headers }` held 730-760 B on V8's heap besides its key's characters and
+ * body's bytes, and about 100 B more outside it (the body's backing store); `weigh` counts some 430 B of
+ * that (the objects, the Buffer and the header), this the rest, rounded up.
  */
-export const ENTRY_OVERHEAD_BYTES = 200;
+export const ENTRY_OVERHEAD_BYTES = 512;
+
+/** What a Buffer costs besides its bytes: its Uint8Array and ArrayBuffer objects, and the backing store's bookkeeping outside the heap. */
+export const BUFFER_OVERHEAD_BYTES = 256;
+
+/**
+ * 1 MiB: the slabs kept answers' bytes are copied into (see `Slabs`); a bound under 16 MiB has slabs of a
+ * sixteenth of it, so the one being filled is never much of the bound.
+ */
+export const SLAB_BYTES = 1024 * 1024;
 
 /**
  * 1 MiB: the bound of the kept lists' totals, whatever `READ_CACHE_MB` says (a few thousand: a total is a
@@ -46,6 +59,8 @@ export interface ReadCacheOptions {
    * table makes their answers stale too.
    */
   writtenByEveryWrite?: readonly string[];
+  /** Told of every table this node writes, after the write (PostgreSQL's statistics: db/table-statistics.ts). */
+  written?: (table: string) => void;
 }
 
 interface Entry {
@@ -54,19 +69,22 @@ interface Entry {
   tables: readonly string[];
   generations: number[];
   bytes: number;
+  /** The slab its bytes were copied into, and how many (see `Slabs`). */
+  slab?: Slab;
+  slabbed?: number;
 }
 
 /**
  * The bytes a kept value holds: two a character for strings (V8 stores a string in one or two bytes a
  * character: counting two is an upper bound and costs nothing, where `Buffer.byteLength` would scan
- * it), 8 for other primitives, 16 plus its length for a Buffer (a list page's bytes), 16 plus keys and
+ * it), 8 for other primitives, BUFFER_OVERHEAD_BYTES plus its length for a Buffer (a list page's bytes), 16 plus keys and
  * members for objects and arrays. Values are plain data (the serialized answers and their headers),
  * never cyclic.
  */
 export function weigh(value: unknown): number {
   if (typeof value === 'string') return 2 * value.length;
   if (value === null || typeof value !== 'object') return 8;
-  if (Buffer.isBuffer(value)) return 16 + value.length;
+  if (Buffer.isBuffer(value)) return BUFFER_OVERHEAD_BYTES + value.length;
   let bytes = 16;
   if (Array.isArray(value)) for (const item of value) bytes += weigh(item);
   else for (const key in value) bytes += 2 * key.length + weigh((value as Record<string, unknown>)[key]);
@@ -87,6 +105,94 @@ export interface ReadCachePeers {
   listening(): boolean;
 }
 
+interface Slab {
+  bytes: Buffer;
+  /** Where the next copy goes. */
+  used: number;
+  /** The bytes of kept entries in it; at 0 (and not the slab being filled) it is let go. */
+  live: number;
+}
+
+/**
+ * Where kept Buffers' bytes live: copied, when kept, into slabs of one size, filled in turn, each let go
+ * when the last entry in it is dropped; what the slabs hold besides kept bytes (the unfilled rest, the
+ * bytes of entries dropped from a slab still in use) counts against the bound too.
+ *
+ * Why: a small Buffer made from text (PostgreSQL's page, `Buffer.from`) is a slice of Node's shared
+ * 8 KiB pool, and kept it held the whole slab alive: a 300-byte answer cost 1,024 bytes of memory, a
+ * 2,000-byte one 2,731 (measured, 30,000 answers). And kept as they came, the answers' bytes were blocks
+ * of every size between the requests' short-lived ones, freed in another order than made; blocks of one
+ * size leave no hole another cannot fill. Under an 8 MiB bound, 190 pages of 20 notices (42 kB each,
+ * 8.0 MiB counted) grew a SQLite server by 20.6 MiB more than the same reads uncached, 16.4-18.7 MiB
+ * with slabs (runs on a loaded machine: tests/api/read-cache-rss.test.ts; the rest is not explained
+ * yet). A Buffer over a quarter of a slab gets an allocation of its own (copied only when it was a view
+ * of a larger one).
+ */
+class Slabs {
+  private current: Slab | undefined;
+  /** Bytes of the slabs not let go, and of the kept entries in them. */
+  allocated = 0;
+  live = 0;
+
+  constructor(readonly size: number) {}
+
+  /** What the slabs hold besides kept bytes. */
+  get waste() {
+    return this.allocated - this.live;
+  }
+
+  /** Whether `slab` is the one being filled (a kept entry elsewhere is moved here when used). */
+  isCurrent(slab: Slab) {
+    return slab === this.current;
+  }
+
+  /** A copy of `bytes` in the slab being filled (a new one when it is full), or undefined when too large for slabs. */
+  place(bytes: Buffer): { copy: Buffer; slab: Slab } | undefined {
+    const length = bytes.length;
+    if (length > this.size / 4) return undefined;
+    let slab = this.current;
+    if (!slab || slab.used + length > this.size) {
+      const full = slab;
+      slab = this.current = { bytes: Buffer.allocUnsafeSlow(this.size), used: 0, live: 0 };
+      this.allocated += this.size;
+      if (full && !full.live) this.allocated -= this.size;
+    }
+    const copy = slab.bytes.subarray(slab.used, slab.used + length);
+    bytes.copy(copy);
+    // Eight-byte aligned, as allocators keep them.
+    slab.used += (length + 7) & ~7;
+    slab.live += length;
+    this.live += length;
+    return { copy, slab };
+  }
+
+  release(slab: Slab, length: number) {
+    slab.live -= length;
+    this.live -= length;
+    if (!slab.live && slab !== this.current) this.allocated -= this.size;
+  }
+
+  clear() {
+    this.current = undefined;
+    this.allocated = this.live = 0;
+  }
+}
+
+/** The kept value's Buffer: the value itself, or one of its properties (an answer's body). */
+function bufferOf(value: unknown): { buffer: Buffer; property?: string } | undefined {
+  if (Buffer.isBuffer(value)) return { buffer: value };
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  for (const property in value) {
+    const member = (value as Record<string, unknown>)[property];
+    if (Buffer.isBuffer(member)) return { buffer: member, property };
+  }
+  return undefined;
+}
+
+/** `value` with its Buffer (`bufferOf`) replaced by `buffer`: a new object, the caller's left as it is. */
+const withBuffer = (value: unknown, buffer: Buffer, property: string | undefined) =>
+  property === undefined ? buffer : { ...(value as Record<string, unknown>), [property]: buffer };
+
 /**
  * Entries kept in order of use under a byte bound: the first is the least recently used, and goes
  * first when the bound is passed. Whether an entry may still be used is the caller's to say (`valid`).
@@ -101,14 +207,23 @@ class Kept {
    * `EXPLAIN`): 259 counts in 6 s of 8,300 pages, where one a second is enough.
    */
   readonly computing = new Map<string, { value: Promise<unknown>; generations: number[] }>();
-  held = 0;
+  /** What the kept entries weigh (`keep`), their bytes in slabs included. */
+  private weighed = 0;
+  private readonly slabs: Slabs;
   /** Where the sweep goes on from; a Map's iterator sees entries added and moved after it started. */
   private cursor: Iterator<[string, Entry]> | undefined;
 
   constructor(
     readonly maxBytes: number,
     private readonly maxEntryBytes: number,
-  ) {}
+  ) {
+    this.slabs = new Slabs(Math.max(4096, Math.min(SLAB_BYTES, Math.floor(maxBytes / 16))));
+  }
+
+  /** What the kept entries cost: what they weigh, and what their slabs hold besides. */
+  get held() {
+    return this.weighed + this.slabs.waste;
+  }
 
   /** The entry under `key` if `valid` says it may be used (most recently used now), else undefined (and dropped). */
   use(key: string, valid: (entry: Entry) => boolean): Entry | undefined {
@@ -118,15 +233,35 @@ class Kept {
       this.drop(key, hit);
       return undefined;
     }
-    // Most recently used now: to the end of the order.
+    // Most recently used now: to the end of the order, its bytes to the slab being filled, so the
+    // oldest slabs hold only the least recently used entries, which go first.
     this.entries.delete(key);
     this.entries.set(key, hit);
+    if (hit.slab && !this.slabs.isCurrent(hit.slab)) this.place(hit);
     return hit;
   }
 
   drop(key: string, entry: Entry) {
     this.entries.delete(key);
-    this.held -= entry.bytes;
+    this.weighed -= entry.bytes;
+    if (entry.slab) this.slabs.release(entry.slab, entry.slabbed!);
+  }
+
+  /** Copies the entry's Buffer into the slab being filled (or, too large, into memory of its own when it is a view of more). */
+  private place(entry: Entry) {
+    const found = bufferOf(entry.value);
+    if (!found) return;
+    const { buffer, property } = found;
+    const placed = this.slabs.place(buffer);
+    if (entry.slab) this.slabs.release(entry.slab, entry.slabbed!);
+    entry.slab = placed?.slab;
+    entry.slabbed = placed && buffer.length;
+    if (placed) entry.value = withBuffer(entry.value, placed.copy, property);
+    else if (buffer.byteLength < buffer.buffer.byteLength) {
+      const own = Buffer.allocUnsafeSlow(buffer.length);
+      buffer.copy(own);
+      entry.value = withBuffer(entry.value, own, property);
+    }
   }
 
   /** Looks at the next few entries and drops those no lookup could use any more. */
@@ -148,8 +283,9 @@ class Kept {
     const old = this.entries.get(key);
     if (old) this.drop(key, old);
     if (entry.bytes > this.maxEntryBytes) return;
+    this.place(entry);
     this.entries.set(key, entry);
-    this.held += entry.bytes;
+    this.weighed += entry.bytes;
     for (const [oldest, e] of this.entries) {
       if (this.held <= this.maxBytes) break;
       this.drop(oldest, e);
@@ -159,7 +295,8 @@ class Kept {
   clear() {
     this.entries.clear();
     this.computing.clear();
-    this.held = 0;
+    this.slabs.clear();
+    this.weighed = 0;
   }
 }
 
@@ -172,12 +309,14 @@ export class ReadCache {
   private readonly ttlMs: number;
   private readonly now: () => number;
   private readonly writtenByEveryWrite: readonly string[];
+  private readonly written: ((table: string) => void) | undefined;
   private peers: ReadCachePeers | undefined;
   /** Tellings of this node's writes to the other nodes not yet settled (see `published`). */
   private readonly publishing = new Set<Promise<void>>();
 
-  constructor({ ttlMs = Number.POSITIVE_INFINITY, maxBytes = DEFAULT_READ_CACHE_BYTES, maxEntryBytes, now = Date.now, writtenByEveryWrite = [] }: ReadCacheOptions = {}) {
+  constructor({ ttlMs = Number.POSITIVE_INFINITY, maxBytes = DEFAULT_READ_CACHE_BYTES, maxEntryBytes, now = Date.now, writtenByEveryWrite = [], written }: ReadCacheOptions = {}) {
     this.ttlMs = ttlMs;
+    this.written = written;
     this.writtenByEveryWrite = writtenByEveryWrite;
     const bound = Math.max(0, maxBytes);
     this.answers = new Kept(bound, Math.min(bound, maxEntryBytes ?? Math.floor(bound / 8)));
@@ -266,6 +405,7 @@ export class ReadCache {
   /** A write changed `table`: every answer read from it is stale, here and (with peers) on the other nodes. */
   invalidate(table: string) {
     this.invalidateHere(table);
+    this.written?.(table);
     if (!this.peers) return;
     const telling = this.peers.publish(table).catch(() => undefined);
     this.publishing.add(telling);

@@ -5,8 +5,6 @@
  */
 import { sql } from 'kysely';
 import { affiliateMessages } from '../../../resources/referrals.ts';
-import { AUDIT_LOG } from '../../../resources/system.ts';
-import { actorOf, audit } from '../records/audit.ts';
 import type { Db, Row } from '../db/types.ts';
 import { VERSION } from '../db/tables.ts';
 import { badRequest, conflict, notFound, VALIDATION_FAILED } from '../errors.ts';
@@ -66,12 +64,12 @@ const refused = (message: string) => badRequest(VALIDATION_FAILED, { bhrfc: [mes
  * referral again is answered as recorded. The write is a compare-and-set on an empty `referredBy`, so
  * two racing calls cannot both win.
  */
-async function recordAffiliate({ db, registry, request, body, invalidate }: HandlerContext) {
+async function recordAffiliate({ records, registry, request, body }: HandlerContext) {
   const { bhrfc, userId } = body as { bhrfc: string; userId: string };
   const me = request.user!;
   if (me.role !== 'admin' && userId !== me.id) throw notFound('User not found.');
   const users = registry.resource(ACCOUNTS);
-  const result = await db.transaction().execute(async (trx) => {
+  return records.operation([ACCOUNTS], async (trx, audit) => {
     const account = (await trx.selectFrom(ACCOUNTS).selectAll().where('id', '=', userId).executeTakeFirst()) as Row | undefined;
     if (!account) throw notFound('User not found.');
     // Two holders of one code name nobody for sure: refused like an unknown code.
@@ -98,8 +96,7 @@ async function recordAffiliate({ db, registry, request, body, invalidate }: Hand
       if (held?.referredBy === referrer) return recorded;
       throw conflict(affiliateMessages.taken);
     }
-    await audit(trx, {
-      actor: actorOf(request),
+    await audit({
       resource: users,
       recordId: account.id as string,
       action: 'affiliate',
@@ -108,9 +105,6 @@ async function recordAffiliate({ db, registry, request, body, invalidate }: Hand
     });
     return recorded;
   });
-  invalidate(ACCOUNTS);
-  invalidate(AUDIT_LOG);
-  return result;
 }
 
 export const referralsHandlers = {

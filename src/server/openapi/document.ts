@@ -209,7 +209,8 @@ function listSpec(registry: Registry, r: ResourceDef, read: ListRead): Omit<Call
     in: 'query',
     description:
       `\`csv\`: every record the sort, filter and scope select (all pages: \`range\`, \`page\` and \`limit\` are left aside), ` +
-      `streamed as a CSV download with the columns ${csvColumns(r).join(', ')}; text a spreadsheet would run as a formula starts with '.`,
+      `streamed as a CSV download with the columns ${csvColumns(r).join(', ')}, and beside each reference the reader may read ` +
+      `its record's title (\`<field> label\`); text a spreadsheet would run as a formula starts with '.`,
     schema: { enum: [...FORMATS], default: 'json' },
   });
   const page = responses[200] as Response;

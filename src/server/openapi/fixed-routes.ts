@@ -8,6 +8,8 @@ import { credentials } from '../auth/routes.ts';
 import { SESSION_COOKIE, SESSION_DAYS } from '../auth/sessions.ts';
 import { newPassword, PASSWORD_PATH } from '../auth/password-change.ts';
 import { MUST_CHANGE_MESSAGE } from '../auth/account-state.ts';
+import { RESET_PATH, RESET_REQUEST_PATH, SELF_SERVICE_MESSAGES, SIGN_UP_PATH, resetBody, resetRequestBody, signUpBody } from '../../../resources/self-service.ts';
+import { DEFAULT_RESET_MINUTES } from '../auth/self-service-config.ts';
 import { answer, jsonSchemaOf, refTo, rolesOf } from './schemas.ts';
 import type { FixedRoute } from './types.ts';
 import { frontRoutes } from '../front/docs.ts';
@@ -95,6 +97,7 @@ export function fixedRoutes(): FixedRoute[] {
         },
       },
     },
+    ...selfServiceRoutes(),
     {
       method: 'get',
       path: `${ASSETS_PATH}/{path}`,
@@ -159,5 +162,69 @@ export function fixedRoutes(): FixedRoute[] {
       },
     },
     ...frontRoutes(),
+  ];
+}
+
+/** Signing up and resetting a password (src/server/auth/sign-up.ts, password-reset.ts): no session needed. */
+function selfServiceRoutes(): FixedRoute[] {
+  const message = { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] };
+  return [
+    {
+      method: 'post',
+      path: SIGN_UP_PATH,
+      operation: {
+        operationId: 'auth.signup',
+        summary: 'Sign up as a buyer',
+        description:
+          'Makes a buyer’s account (role `user`) with the password given; `bhrfc`, a referral code, records who referred it. ' +
+          'No session is started: sign in with the same email and password. An address may make a few accounts an hour (429 after).',
+        tags: [AUTH_TAG],
+        security: [],
+        requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(signUpBody) } } },
+        responses: {
+          201: { description: 'Made.', content: { 'application/json': { schema: refTo('users') } } },
+          400: answer('BadRequest'),
+          409: answer('Conflict'),
+          429: answer('TooManyRequests'),
+        },
+      },
+    },
+    {
+      method: 'post',
+      path: RESET_REQUEST_PATH,
+      operation: {
+        operationId: 'auth.forgotPassword',
+        summary: 'Ask for a password reset link',
+        description:
+          `Emails the account with this email a link that sets a new password once, within ${DEFAULT_RESET_MINUTES} minutes ` +
+          '(`PASSWORD_RESET_MINUTES`). The answer is the same whether or not an account has the email. Limited per email and per address.',
+        tags: [AUTH_TAG],
+        security: [],
+        requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(resetRequestBody) } } },
+        responses: {
+          202: { description: SELF_SERVICE_MESSAGES.resetRequested, content: { 'application/json': { schema: message } } },
+          400: answer('BadRequest'),
+          429: answer('TooManyRequests'),
+        },
+      },
+    },
+    {
+      method: 'post',
+      path: RESET_PATH,
+      operation: {
+        operationId: 'auth.resetPassword',
+        summary: 'Set a new password with a reset link',
+        description:
+          'Uses the link’s token up and sets the password (6 to 12 characters); every session and every other link of the account ends. ' +
+          `A used, expired or unknown token: 400 '${SELF_SERVICE_MESSAGES.badToken}'.`,
+        tags: [AUTH_TAG],
+        security: [],
+        requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(resetBody) } } },
+        responses: {
+          200: { description: SELF_SERVICE_MESSAGES.resetDone, content: { 'application/json': { schema: message } } },
+          400: answer('BadRequest'),
+        },
+      },
+    },
   ];
 }

@@ -4,12 +4,7 @@
  * handler knows; this says it for the document. A handler not listed here is described generically
  * (any JSON answer, or 204), so a new one is documented, only less precisely, until it is added.
  */
-import {
-  DEFAULT_MAX_FILES,
-  ENDPOINT_TYPES,
-  MAX_FILE_BYTES,
-  UPLOAD_ENDPOINTS,
-} from '../../manifest/index.ts';
+import { UPLOAD_CEILING, UPLOAD_ENDPOINTS, uploadEndpointOf } from '../../manifest/index.ts';
 import { answer } from './schemas.ts';
 import type { Parameter, Ref, RequestBody, Response } from './types.ts';
 
@@ -24,8 +19,12 @@ export interface HandlerDoc {
   responses: Record<string, Response | Ref>;
 }
 
-const MB = MAX_FILE_BYTES / 1024 / 1024;
-const accepted = UPLOAD_ENDPOINTS.map((e) => `\`${e}\`: ${ENDPOINT_TYPES[e].join(', ')}`).join('; ');
+const MB = (bytes: number) => bytes / 1024 / 1024;
+// Each endpoint as its declaration says (src/manifest/uploads.ts).
+const accepted = UPLOAD_ENDPOINTS.map((e) => {
+  const { types, maxFiles, maxBytes, visibility } = uploadEndpointOf(e);
+  return `\`${e}\`: ${types.join(', ')}; up to ${maxFiles} file${maxFiles === 1 ? '' : 's'} of ${MB(maxBytes)} MB; ${visibility}`;
+}).join('. ');
 const messageSchema = { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] };
 
 /** Handler docs by the handler's name in the server's map (src/server/handlers.ts). */
@@ -33,8 +32,8 @@ export const handlerDocs: Record<string, HandlerDoc> = {
   uploadFiles: {
     summary: 'Upload files',
     description:
-      `Stores 1 to ${DEFAULT_MAX_FILES} files of at most ${MB} MB each, judged by their content. ` +
-      `What each endpoint takes: ${accepted}. If any file is refused, none is kept.`,
+      `Stores the files under the endpoint named, judged by their content against what it takes. ` +
+      `The endpoints: ${accepted}. If any file is refused, none is kept.`,
     requestBody: {
       required: true,
       content: {
@@ -45,7 +44,7 @@ export const handlerDocs: Record<string, HandlerDoc> = {
               files: {
                 type: 'array',
                 minItems: 1,
-                maxItems: DEFAULT_MAX_FILES,
+                maxItems: UPLOAD_CEILING.files,
                 items: { type: 'string', contentMediaType: 'application/octet-stream' },
               },
               endpoint: { enum: [...UPLOAD_ENDPOINTS] },

@@ -11,12 +11,14 @@ import type { Registry } from '../../manifest/registry.ts';
 import { HookRefusal, type HookContext, type HookServices, type ResourceHooks } from '../../manifest/hooks.ts';
 import { RECYCLE_BIN } from '../../../resources/system.ts';
 import { HttpError, notFound } from '../errors.ts';
-import { findBy, type Db, type Row } from '../db/repository.ts';
-import type { Actor } from './audit.ts';
-import { findReachable, ownedInput, reachOf, type Reach } from './ownership.ts';
+import { findBy, list, toRecord, type Db, type Narrow, type Row } from '../db/repository.ts';
+import { parseListQuery } from '../db/list-query.ts';
+import { audit, type Actor, type AuditEntry } from './audit.ts';
+import { findReachable, ownedInput, reachOf, whereReachable, type Reach } from './ownership.ts';
 import { createRecord, removeRecord, updateRecord, type WriteContext } from './writes.ts';
 import { restoreRecord } from './restore.ts';
 import { checkTransitions, transitionAction } from './states.ts';
+import { checkSingle } from './single.ts';
 
 /** Who a service writes as, and what else it is given. */
 export interface RecordsOptions {
@@ -126,6 +128,36 @@ export class RecordsService {
     return r.hooks ?? {};
   }
 
+  /**
+   * The record whose `field` is `value` within this writer's reach (or `reach`), as answered (booleans,
+   * items), or undefined.
+   */
+  async find(resource: ResourceDef | string, field: string, value: unknown, reach?: Reach): Promise<Row | undefined> {
+    const r = this.resource(resource);
+    const within = reach ?? this.reach(r);
+    const row = within.kind === 'all' ? await findBy(this.db, r, field, value) : await findReachable(this.db, this.registry, r, within, field, value);
+    return toRecord(r, row);
+  }
+
+  /**
+   * A page of `r`'s records as a list read answers it, from the request's `query` (`sort`, `range`,
+   * `filter`), within this writer's reach unless `withinReach` is false, further kept by `keep` (a
+   * hand-written list's own condition). Answers the rows, the total and the first row's position.
+   */
+  async list(
+    resource: ResourceDef | string,
+    query: Record<string, unknown>,
+    keep: (q: Parameters<Narrow>[0]) => Parameters<Narrow>[0] = (q) => q,
+    withinReach = true,
+  ): Promise<{ rows: Row[]; total: number; start: number }> {
+    const r = this.resource(resource);
+    const parsed = parseListQuery(r, query);
+    const reach = this.reach(r);
+    const narrow = ((q: Parameters<Narrow>[0]) => keep(withinReach ? whereReachable(this.registry, r, reach, q) : q)) as Narrow;
+    const { rows, total } = await list(this.db, r, parsed, undefined, undefined, narrow);
+    return { rows, total, start: parsed.start };
+  }
+
   /** One record by id within this writer's reach, or a 404 `<Label> not found.`. */
   async reachable(resource: ResourceDef | string, id: unknown): Promise<Row> {
     const r = this.resource(resource);
@@ -149,6 +181,8 @@ export class RecordsService {
           const changed = hooks.beforeChange ? await hooks.beforeChange({ ...this.hookContext(r, trx), operation: 'create', data: owned }) : owned;
           // Declared states (states.ts): a record created in other than its initial state is a transition from it.
           checkTransitions(r, changed, undefined, this.user);
+          // One record per owner and value while it holds what `single` declares (one pending document per kind).
+          await checkSingle(trx, r, changed, true);
           return changed;
         },
         after: hooks.afterChange && ((trx, record) => Promise.resolve(hooks.afterChange!({ ...this.hookContext(r, trx), operation: 'create', record }))),
@@ -165,13 +199,14 @@ export class RecordsService {
    * is found, so a record out of reach answers 404 before its body is judged (a 400 would tell it exists).
    * `ifMatch` is the version the writer last saw (412 when the record moved on); `reach` narrows the
    * writer's own (a person marking their own notification, though an admin reaches everyone's);
-   * `transition` names the declared state transition the update must make (its route: transitions.ts).
+   * `transition` names the declared state transition the update must make (its route: transitions.ts);
+   * `action` is the audit entry's action when the update is a named operation (a list's `reorder`).
    */
   async update(
     resource: ResourceDef | string,
     id: string,
     input: Row | (() => Row),
-    options: { ifMatch?: number; reach?: Reach; transition?: string } = {},
+    options: { ifMatch?: number; reach?: Reach; transition?: string; action?: string } = {},
   ): Promise<Row> {
     const r = this.resource(resource);
     const hooks = this.hooksOf(r);
@@ -189,7 +224,8 @@ export class RecordsService {
             const changed = hooks.beforeChange ? await hooks.beforeChange({ ...this.hookContext(r, inner), operation: 'update', data: owned, previous }) : owned;
             // Declared states (states.ts): a changed states field must be an allowed transition (else 409),
             // and the update's audit entry names it. `context` is read by the audit step after this one.
-            context.action = transitionAction(checkTransitions(r, changed, previous, this.user, options.transition));
+            context.action = transitionAction(checkTransitions(r, changed, previous, this.user, options.transition)) ?? options.action;
+            await checkSingle(inner, r, { ...previous, ...changed, id });
             return changed;
           },
           after: hooks.afterChange && ((inner, record, previous) => Promise.resolve(hooks.afterChange!({ ...this.hookContext(r, inner), operation: 'update', record, previous }))),
@@ -246,6 +282,24 @@ export class RecordsService {
       const { table, record } = await this.inTransaction((trx) => restoreRecord(trx, this.registry, this.actor, entryId));
       this.wrote(table, RECYCLE_BIN);
       return record;
+    } catch (error) {
+      throw asHttp(error);
+    } finally {
+      this.flush();
+    }
+  }
+
+  /**
+   * A write the service has no verb for: a setting naming a record (`defaultRecord`), every one of a
+   * person's notifications marked read in one statement, uploaded files recorded. `work` runs in this
+   * service's transaction (the caller's when it is in one) with `audit`, which keeps an entry as this
+   * writer in that transaction; the `tables` it writes are dropped from the read cache once it is over.
+   * It runs no hooks: a change of a record's own fields is an `update` (or `create`/`remove`), which does.
+   */
+  async operation<T>(tables: string[], work: (trx: Db, audit: (entry: Omit<AuditEntry, 'actor'>) => Promise<void>) => Promise<T>): Promise<T> {
+    this.wrote(...tables);
+    try {
+      return await this.inTransaction((trx) => work(trx, (entry) => audit(trx, { ...entry, actor: this.actor })));
     } catch (error) {
       throw asHttp(error);
     } finally {

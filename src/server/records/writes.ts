@@ -21,6 +21,7 @@ import { findReachable, type Reach } from './ownership.ts';
 import { dropRecordJobs, scheduleRecordJobs } from './jobs/schedule.ts';
 import { deleteItems, hasItems, withItemsOf } from '../db/line-items.ts';
 import { writeItems } from './line-items.ts';
+import { checkDependents } from './dependent.ts';
 
 /**
  * A slug not yet taken: the spec's base-36 stamp, moved on while another record holds it.
@@ -168,6 +169,8 @@ async function toColumns(
     }
     values[f.name] = f.kind === 'boolean' ? toStoredBoolean(given) : (given ?? null);
   }
+  // A reference declared to depend on another must point under it (`dependsOn`).
+  await checkDependents(trx, registry, r, input, current, errors);
   if (Object.keys(errors).length) throw badRequest(VALIDATION_FAILED, errors);
   for (const f of r.fields)
     // A generated slug was checked free by `freshSlug`; one taken since is the index's to catch

@@ -7,20 +7,20 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { issuesByField, parseCall, routerPath, urlOf, type Registry, type ResourceDef } from '../../manifest/index.ts';
 import { guardFor } from '../auth/guard.ts';
-import { actorOf, audit } from '../records/audit.ts';
 import { findBy, toRecord, type Db } from '../db/repository.ts';
 import { holdsRequired } from '../records/writes.ts';
 import type { ReadCache } from '../db/read-cache.ts';
 import { badRequest, VALIDATION_FAILED } from '../errors.ts';
 import { getSetting, setSetting, SETTINGS } from '../settings/index.ts';
 import { sendAnswer, type Answer } from './reads.ts';
+import { recordsOf } from './records-of.ts';
 
 /** The body of a default-record write: `{ id }` of the record to make the default. */
 export function defaultRecordSchema(r: ResourceDef) {
   return z.strictObject({ id: z.string({ error: `${r.label} id is required.` }).min(1, `${r.label} id is required.`).max(64) });
 }
 
-export function registerDefaultRecord(app: FastifyInstance, db: Db, _registry: Registry, r: ResourceDef, cache: ReadCache) {
+export function registerDefaultRecord(app: FastifyInstance, db: Db, registry: Registry, r: ResourceDef, cache: ReadCache) {
   const spec = r.defaultRecord;
   if (!spec) return;
   const current = async (database: Db) => {
@@ -51,29 +51,19 @@ export function registerDefaultRecord(app: FastifyInstance, db: Db, _registry: R
     handler: async (request) => {
       const parsed = schema.safeParse(request.body ?? {});
       if (!parsed.success) throw badRequest(VALIDATION_FAILED, issuesByField(parsed.error));
-      try {
-        return await db.transaction().execute(async (trx) => {
-          const id = parsed.data.id;
-          // Held for this transaction (a write to the row): an update taking the record off what the
-          // default requires waits for it, then finds it the default and is refused (writes.ts).
-          if (spec.requires) await trx.updateTable(r.name).set((eb) => ({ id: eb.ref('id') })).where('id', '=', id).execute();
-          const target = await findBy(trx, r, 'id', id);
-          if (!target) throw badRequest(VALIDATION_FAILED, { id: [`${r.label} does not exist.`] });
-          if (spec.requires && !holdsRequired(r, target)) throw badRequest(spec.requires.refused, { id: [spec.requires.refused] });
-          const before = await getSetting(trx, spec.key);
-          await setSetting(trx, spec.key, parsed.data.id);
-          await audit(trx, {
-            actor: actorOf(request),
-            resource: r,
-            recordId: parsed.data.id,
-            action: 'setDefault',
-            changes: { [spec.key]: { before, after: parsed.data.id } },
-          });
-          return current(trx);
-        });
-      } finally {
-        cache.invalidate(SETTINGS);
-      }
+      return recordsOf(request, db, registry).operation([SETTINGS], async (trx, audit) => {
+        const id = parsed.data.id;
+        // Held for this transaction (a write to the row): an update taking the record off what the
+        // default requires waits for it, then finds it the default and is refused (writes.ts).
+        if (spec.requires) await trx.updateTable(r.name).set((eb) => ({ id: eb.ref('id') })).where('id', '=', id).execute();
+        const target = await findBy(trx, r, 'id', id);
+        if (!target) throw badRequest(VALIDATION_FAILED, { id: [`${r.label} does not exist.`] });
+        if (spec.requires && !holdsRequired(r, target)) throw badRequest(spec.requires.refused, { id: [spec.requires.refused] });
+        const before = await getSetting(trx, spec.key);
+        await setSetting(trx, spec.key, id);
+        await audit({ resource: r, recordId: id, action: 'setDefault', changes: { [spec.key]: { before, after: id } } });
+        return current(trx);
+      });
     },
   });
 }

@@ -11,8 +11,9 @@
  */
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
-import type { ResourceDef } from '../../manifest/index.ts';
+import type { FieldDef, Registry, ResourceDef } from '../../manifest/index.ts';
 import type { ListQuery } from '../db/list-query.ts';
+import { referenceLabels } from '../db/labels.ts';
 import { listQueries, toRecord, type Db, type Narrow, type Scope } from '../db/repository.ts';
 import { badRequest } from '../errors.ts';
 import { csvLine, UTF8_BOM } from './csv.ts';
@@ -32,31 +33,55 @@ export function wantsCsv(query: Record<string, unknown>): boolean {
   throw badRequest(`'${FORMAT_PARAM}' must be ${FORMATS.join(' or ')}.`);
 }
 
+/** The header of the column holding a reference's label, beside its id: `category label`. */
+export const labelColumn = (f: Pick<FieldDef, 'name'>) => `${f.name} label`;
+
 /**
  * The columns of a resource's CSV, as its records name them: the id, every field (secrets never: a
- * password's hash is not a field's value), and when the record was made and last changed.
+ * password's hash is not a field's value), and when the record was made and last changed. Beside each
+ * reference of `labelled` (those the reader may read: db/labels.ts `labelledReferences`), the record it
+ * points at by its title (`category`, `category label`): an id alone reads as nothing in a spreadsheet.
  */
-export function csvColumns(r: ResourceDef): string[] {
+export function csvColumns(r: ResourceDef, labelled: readonly FieldDef[] = []): string[] {
+  const named = new Set(labelled.map((f) => f.name));
   // An `items` field's sub-records are no cell's value: the CSV holds the records' own columns.
-  return [...new Set(['id', ...r.fields.filter((f) => !f.secret && f.kind !== 'items').map((f) => f.name), 'createdAt', 'updatedAt'])];
+  const fields = r.fields.filter((f) => !f.secret && f.kind !== 'items').flatMap((f) => (named.has(f.name) ? [f.name, labelColumn(f)] : [f.name]));
+  return [...new Set(['id', ...fields, 'createdAt', 'updatedAt'])];
+}
+
+/** The references whose labels an export writes, and where it reads them (`labelledReferences`). */
+export interface CsvLabels {
+  registry: Registry;
+  fields: readonly FieldDef[];
 }
 
 /**
  * The CSV text of every row the query selects, in its sort, as chunks: the header first, then one
- * chunk per page read. Lazy: each page is read when the chunk before it has been taken.
+ * chunk per page read. Lazy: each page is read when the chunk before it has been taken. With `labels`,
+ * each page's references are looked up in one query per referenced resource (never one per row).
  */
-export async function* csvChunks(db: Db, r: ResourceDef, query: ListQuery, scope?: Scope, narrow?: Narrow): AsyncGenerator<string> {
-  const columns = csvColumns(r);
+export async function* csvChunks(db: Db, r: ResourceDef, query: ListQuery, scope?: Scope, narrow?: Narrow, labels?: CsvLabels): AsyncGenerator<string> {
+  const labelled = labels?.fields ?? [];
+  const columns = csvColumns(r, labelled);
+  const labelOf = new Map(labelled.map((f) => [labelColumn(f), f.name]));
   yield UTF8_BOM + csvLine(columns);
   for (let start = 0; ; start += EXPORT_PAGE) {
     // The list's own queries (same filters, search, order and tie-break), one page further each time.
     const { page } = listQueries(db, r, { ...query, start, end: start + EXPORT_PAGE - 1 }, scope, narrow);
     const rows = await page.execute();
+    const found = labels && labelled.length && rows.length ? await referenceLabels(db, labels.registry, labelled, rows) : undefined;
     if (rows.length)
       yield rows
         .map((row) => {
           const record = toRecord(r, row)!;
-          return csvLine(columns.map((c) => record[c]));
+          return csvLine(
+            columns.map((c) => {
+              const field = labelOf.get(c);
+              if (field === undefined) return record[c];
+              const value = record[field];
+              return typeof value === 'string' ? found?.get(field)?.get(value) : undefined;
+            }),
+          );
         })
         .join('');
     if (rows.length < EXPORT_PAGE) return;

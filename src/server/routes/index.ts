@@ -22,7 +22,7 @@ export function registerManifestRoutes(app: FastifyInstance, db: Db, registry: R
     for (const [type, d] of Object.entries(r.dialogs)) registerDialog(app, db, registry, handlers, r, type, d, cache);
     for (const [name, op] of Object.entries(r.operations)) registerOperation(app, db, registry, handlers, r, name, op, cache);
     registerDefaultRecord(app, db, registry, r, cache);
-    registerReorder(app, db, r, cache);
+    registerReorder(app, db, registry, r);
     registerTransitions(app, db, registry, r, cache);
   }
 }

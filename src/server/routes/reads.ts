@@ -29,6 +29,7 @@ import { notFound } from '../errors.ts';
 import { etagOf } from './versions.ts';
 import { asBody, joinedBody } from './answer-body.ts';
 import { csvChunks, sendCsv, wantsCsv } from './export.ts';
+import { labelledReferences } from '../db/labels.ts';
 import { responseOptionsOf, serialize } from './response-schemas.ts';
 
 type Params = Record<string, string>;
@@ -228,8 +229,12 @@ function registerList(get: Get, url: string, db: Db, registry: Registry, r: Reso
     const owned: Owned = !through
       ? reached
       : { ...reached, narrow: reached.narrow ? (query) => through(reached.narrow!(query)) : through };
-    // `?format=csv`: every row this query selects, streamed (export.ts); never cached.
-    if (wantsCsv(request.query as Record<string, unknown>)) return sendCsv(reply, r, csvChunks(db, r, parsed, await scopeOf(scopeValue), owned.narrow));
+    // `?format=csv`: every row this query selects, streamed (export.ts), its references also by their
+    // labels where the reader may read them; never cached.
+    if (wantsCsv(request.query as Record<string, unknown>)) {
+      const labels = { registry, fields: labelledReferences(registry, r, request.user) };
+      return sendCsv(reply, r, csvChunks(db, r, parsed, await scopeOf(scopeValue), owned.narrow, labels));
+    }
     const key = `${listKey(url, parsed, scopeValue)} ${owned.reach.key}`;
     const readFrom = withOwned(tables, owned);
     const answer = await cache.get(key, readFrom, async (): Promise<Answer> => {

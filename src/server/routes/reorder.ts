@@ -5,14 +5,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { issuesByField, parseCall, routerPath, urlOf, type ResourceDef } from '../../manifest/index.ts';
+import { issuesByField, parseCall, routerPath, urlOf, type Registry, type ResourceDef } from '../../manifest/index.ts';
 import { withinStorage } from '../../manifest/rules.ts';
 import { guardFor } from '../auth/guard.ts';
-import { actorOf, audit } from '../records/audit.ts';
 import { toRecord, type Db, type Row } from '../db/repository.ts';
-import { VERSION } from '../db/tables.ts';
-import type { ReadCache } from '../db/read-cache.ts';
 import { badRequest, VALIDATION_FAILED } from '../errors.ts';
+import { recordsOf } from './records-of.ts';
 
 /** The most rows one reorder may move. */
 export const MAX_REORDER = 1000;
@@ -33,7 +31,7 @@ export function reorderSchema(r: ResourceDef) {
   });
 }
 
-export function registerReorder(app: FastifyInstance, db: Db, r: ResourceDef, cache: ReadCache) {
+export function registerReorder(app: FastifyInstance, db: Db, registry: Registry, r: ResourceDef) {
   const spec = r.list?.reorder;
   if (!spec) return;
   const { key, field } = spec;
@@ -47,34 +45,25 @@ export function registerReorder(app: FastifyInstance, db: Db, r: ResourceDef, ca
       const parsed = schema.safeParse(request.body ?? {});
       if (!parsed.success) throw badRequest(VALIDATION_FAILED, issuesByField(parsed.error));
       const items = parsed.data[key] as { id: string; [f: string]: unknown }[];
-      try {
-        return await db.transaction().execute(async (trx) => {
-          const ids = items.map((x) => x.id);
-          const rows: Row[] = ids.length ? await trx.selectFrom(r.name).selectAll().where('id', 'in', ids).execute() : [];
-          const byId = new Map(rows.map((row) => [row.id as string, row]));
-          const unknown = ids.filter((id) => !byId.has(id));
-          if (unknown.length)
-            throw badRequest(VALIDATION_FAILED, { [key]: unknown.map((id) => `${r.label} '${id}' does not exist.`) });
-          const updatedAt = new Date().toISOString();
-          const actor = actorOf(request);
-          for (const x of items) {
-            const before = byId.get(x.id)!;
-            if (before[field] === x[field]) continue; // not moved: no write, no entry, version kept
-            const values = { [field]: x[field], updatedAt, [VERSION]: Number(before[VERSION] ?? 1) + 1 };
-            await trx.updateTable(r.name).set(values).where('id', '=', x.id).execute();
-            const after = { ...before, ...values };
-            await audit(trx, { actor, resource: r, recordId: x.id, action: 'reorder', before, after });
-            byId.set(x.id, after);
-          }
-          // The new order: by the field, the order sent breaking ties.
-          return items
-            .map((x, i) => ({ row: byId.get(x.id)!, i }))
-            .sort((a, b) => Number(a.row[field]) - Number(b.row[field]) || a.i - b.i)
-            .map(({ row }) => toRecord(r, row));
-        });
-      } finally {
-        cache.invalidate(r.name);
-      }
+      // Each moved row is an update through the records service (reach, hooks, version, audit as 'reorder'),
+      // all in one transaction: every row moves, or none.
+      return recordsOf(request, db, registry).transaction(async (records) => {
+        const ids = items.map((x) => x.id);
+        const rows: Row[] = ids.length ? await records.db.selectFrom(r.name).selectAll().where('id', 'in', ids).execute() : [];
+        const byId = new Map(rows.map((row) => [row.id as string, row]));
+        const unknown = ids.filter((id) => !byId.has(id));
+        if (unknown.length) throw badRequest(VALIDATION_FAILED, { [key]: unknown.map((id) => `${r.label} '${id}' does not exist.`) });
+        const moved = new Map<string, Row>();
+        for (const x of items) {
+          if (byId.get(x.id)![field] === x[field]) continue; // not moved: no write, no entry, version kept
+          moved.set(x.id, await records.update(r, x.id, { [field]: x[field] }, { action: 'reorder' }));
+        }
+        // The new order: by the field, the order sent breaking ties.
+        return items
+          .map((x, i) => ({ record: moved.get(x.id) ?? toRecord(r, byId.get(x.id)!)!, i }))
+          .sort((a, b) => Number(a.record[field]) - Number(b.record[field]) || a.i - b.i)
+          .map(({ record }) => record);
+      });
     },
   });
 }

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ASSETS_PATH, FILE_TYPES, isPrivateEndpoint } from '../../manifest/uploads.ts';
 import { MEDIA, media } from '../../../resources/system.ts';
-import { actorOf, audit } from '../records/audit.ts';
+import type { RecordsService } from '../records/service.ts';
 import { newId } from '../db/id.ts';
 import type { Db, Row } from '../db/types.ts';
 import { badRequest, HttpError, notFound } from '../errors.ts';
@@ -28,9 +28,10 @@ declare module 'fastify' {
 /** What the upload handlers need of a handler's context (`src/server/routes/handlers.ts`). */
 export interface UploadContext {
   db: Db;
+  /** The request's records service: the media rows are written through it (audited as the uploader). */
+  records: RecordsService;
   request: FastifyRequest;
   reply?: FastifyReply;
-  invalidate(table: string): void;
 }
 
 /**
@@ -146,13 +147,11 @@ export async function uploadFiles(context: UploadContext): Promise<string[]> {
         updatedAt: now,
       });
     }
-    await db.transaction().execute(async (trx) => {
+    await context.records.operation([MEDIA], async (trx, audit) => {
       await trx.insertInto(MEDIA).values(rows).execute();
-      const actor = actorOf(request);
-      for (const row of rows) await audit(trx, { actor, resource: media, recordId: row.id as string, action: 'upload', after: row });
+      for (const row of rows) await audit({ resource: media, recordId: row.id as string, action: 'upload', after: row });
     });
     recorded = true;
-    context.invalidate(MEDIA);
     return rows.map((row) => row.url as string);
   } catch (error) {
     // Refused or failed: whatever of the body is still coming is dropped, and all or nothing: the
@@ -182,11 +181,10 @@ export async function deleteUpload(context: UploadContext): Promise<{ message: s
   const user = request.user;
   if (!user) throw new HttpError(401, 'Please sign in.');
   if (user.role !== 'admin' && row.uploadedBy !== user.id) throw new HttpError(403, 'Only the uploader or an admin may delete this file.');
-  await db.transaction().execute(async (trx) => {
+  await context.records.operation([MEDIA], async (trx, audit) => {
     await trx.deleteFrom(MEDIA).where('id', '=', row.id).execute();
-    await audit(trx, { actor: actorOf(request), resource: media, recordId: row.id as string, action: 'deleteFile', before: row });
+    await audit({ resource: media, recordId: row.id as string, action: 'deleteFile', before: row });
   });
-  context.invalidate(MEDIA);
   await request.server.uploads.remove(path);
   return { message: 'File deleted.' };
 }

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
-import { ASSETS_PATH, DEFAULT_MAX_FILES, FILE_TYPES, isPrivateEndpoint, MAX_FILE_BYTES } from '../../manifest/uploads.ts';
+import { ASSETS_PATH, FILE_TYPES, isPrivateEndpoint, UPLOAD_CEILING } from '../../manifest/uploads.ts';
 import type { Registry, StoredRow, UploadEndpoint } from '../../manifest/index.ts';
 import { MEDIA } from '../../../resources/system.ts';
 import type { UploadsConfig } from '../config.ts';
@@ -25,7 +25,7 @@ export { deleteUpload, removeStoredFileOf, uploadFiles };
 // The handler asks for its own limits per request; these are the ceiling.
 const upload: Handler = Object.assign(uploadFiles, {
   scope: async (route: FastifyInstance) => {
-    await route.register(fastifyMultipart, { limits: { fileSize: MAX_FILE_BYTES, files: DEFAULT_MAX_FILES, parts: 50 } });
+    await route.register(fastifyMultipart, { limits: { fileSize: UPLOAD_CEILING.bytes, files: UPLOAD_CEILING.files, parts: 50 } });
   },
 });
 

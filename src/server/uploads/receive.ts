@@ -11,20 +11,22 @@ import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
-import { UPLOAD_ENDPOINTS, type UploadEndpoint } from '../../manifest/index.ts';
-import { DEFAULT_MAX_FILES, ENDPOINT_TYPES, MAX_FILE_BYTES, uploadMessages, type FileType } from '../../manifest/uploads.ts';
+import { UPLOAD_CEILING, isUploadEndpoint, uploadEndpointOf, uploadMessages, type FileType, type UploadEndpoint } from '../../manifest/uploads.ts';
 import { SNIFF_BYTES, sniffFileType } from '../../domain/file-type.ts';
 import { badRequest, HttpError } from '../errors.ts';
 import { sanitiseName } from './paths.ts';
 
-/** The multipart parser's limits for an upload body (busboy's names). */
+/**
+ * The multipart parser's limits for an upload body (busboy's names): those of the most generous
+ * endpoint. Each endpoint's own (src/manifest/uploads.ts) are judged as the files arrive.
+ */
 export const PART_LIMITS = {
-  fileSize: MAX_FILE_BYTES,
-  files: DEFAULT_MAX_FILES + 1,
+  fileSize: UPLOAD_CEILING.bytes,
+  files: UPLOAD_CEILING.files + 1,
   fields: 10,
   fieldSize: 1024,
   fieldNameSize: 100,
-  parts: DEFAULT_MAX_FILES + 11,
+  parts: UPLOAD_CEILING.files + 11,
   headerPairs: 100,
   /** Bytes of one part's headers: a file name is cut to 200 characters anyway (`sanitiseName`). */
   headerSize: 8 * 1024,
@@ -62,19 +64,25 @@ export interface Received {
 
 export const fileErrors = (status: number, message: string) => new HttpError(status, uploadMessages.validationTitle, { files: [message] });
 export const noFiles = () => new HttpError(400, uploadMessages.noFilesTitle, { files: [uploadMessages.noFiles] });
-const tooMany = () => fileErrors(400, uploadMessages.totalExceeded(DEFAULT_MAX_FILES));
-const tooLarge = (name: string) => fileErrors(413, uploadMessages.tooLarge(name));
+/** More files than `max` (the endpoint's, or the ceiling's while the endpoint is not yet known): the widget's two texts (§5). */
+const tooMany = (max: number) =>
+  new HttpError(400, uploadMessages.validationTitle, { files: [uploadMessages.totalExceeded(max), uploadMessages.tooMany(max)] });
+const tooLarge = (name: string, maxBytes: number) => fileErrors(413, uploadMessages.tooLarge(name, maxBytes));
 const unknownEndpoint = (name: string) => badRequest(uploadMessages.unknownEndpoint(name), { endpoint: [uploadMessages.unknownEndpoint(name)] });
-const isEndpoint = (name: unknown): name is UploadEndpoint => UPLOAD_ENDPOINTS.includes(name as UploadEndpoint);
+const isEndpoint = isUploadEndpoint;
+/** The limits a file is held to: its endpoint's once the endpoint is known, else the ceiling's. */
+const limitsOf = (endpoint: string | undefined) =>
+  isEndpoint(endpoint) ? uploadEndpointOf(endpoint) : { maxBytes: UPLOAD_CEILING.bytes, maxFiles: UPLOAD_CEILING.files };
 /** A body that says it is multipart but is not (no boundary, cut short, broken part headers). */
 export const malformed = () =>
   badRequest('Malformed upload: the body is not valid multipart/form-data.', {
     files: ['The upload could not be read. Send the files as multipart/form-data.'],
   });
 
-/** Judges a received file against the endpoint: its content must be a type the endpoint takes. */
+/** Judges a received file against the endpoint: its size and content must be what the endpoint takes. */
 function judge(file: ReceivedFile, endpoint: UploadEndpoint) {
-  const allowed = ENDPOINT_TYPES[endpoint];
+  const { types: allowed, maxBytes } = uploadEndpointOf(endpoint);
+  if (file.size > maxBytes) throw tooLarge(file.name, maxBytes);
   if (!file.type || !allowed.includes(file.type)) throw fileErrors(400, uploadMessages.badType(file.name, allowed));
 }
 
@@ -86,7 +94,7 @@ export const removeFolder = (dir: string) => rm(dir, { recursive: true, force: t
  * Writes one part's bytes to `path`, telling `onBytes` of each chunk before it is written (it throws to
  * refuse). Answers the bytes written and the first SNIFF_BYTES of them.
  */
-async function spool(source: Readable, path: string, name: string, onBytes: (n: number) => void) {
+async function spool(source: Readable, path: string, name: string, maxBytes: number, onBytes: (n: number) => void) {
   let size = 0;
   let head = Buffer.alloc(0);
   const counting = new Transform({
@@ -94,7 +102,7 @@ async function spool(source: Readable, path: string, name: string, onBytes: (n: 
       try {
         size += chunk.length;
         // busboy stops a part at `fileSize` bytes and marks it truncated: one byte more means too large.
-        if (size > MAX_FILE_BYTES) throw tooLarge(name);
+        if (size > maxBytes) throw tooLarge(name, maxBytes);
         onBytes(chunk.length);
         if (head.length < SNIFF_BYTES) head = Buffer.concat([head, chunk.subarray(0, SNIFF_BYTES - head.length)]);
         done(null, chunk);
@@ -104,12 +112,14 @@ async function spool(source: Readable, path: string, name: string, onBytes: (n: 
     },
   });
   await pipeline(source, counting, createWriteStream(path, { flags: 'wx' }));
-  if ((source as Readable & { truncated?: boolean }).truncated) throw tooLarge(name);
+  if ((source as Readable & { truncated?: boolean }).truncated) throw tooLarge(name, maxBytes);
   return { size, head };
 }
 
 /**
- * Reads the multipart request into `dir`: at most 5 files of at most 5 MB each, and the endpoint.
+ * Reads the multipart request into `dir`: the endpoint and at most as many files, of at most as many
+ * bytes each, as the endpoint declares (the widget sends the endpoint first; files sent before it are
+ * held to the ceiling, then judged once it is known).
  * Throws the answer to give (400, 413, or whatever `onBytes` threw); the caller stops reading the body.
  */
 export async function receive(request: FastifyRequest, dir: string, onBytes: (n: number) => void): Promise<Received> {
@@ -133,10 +143,11 @@ export async function receive(request: FastifyRequest, dir: string, onBytes: (n:
         continue;
       }
       if (part.fieldname !== 'files') throw badRequest(`Unexpected file field '${part.fieldname}': files are sent as 'files'.`);
-      if (files.length >= DEFAULT_MAX_FILES) throw tooMany();
+      const { maxBytes, maxFiles } = limitsOf(endpoint);
+      if (files.length >= maxFiles) throw tooMany(maxFiles);
       const name = sanitiseName(part.filename, 'file');
       const path = join(dir, String(files.length));
-      const { size, head } = await spool(part.file, path, name, onBytes);
+      const { size, head } = await spool(part.file, path, name, maxBytes, onBytes);
       // A file input left empty still sends a part: no name, no bytes.
       if (!part.filename && size === 0) continue;
       const file: ReceivedFile = { name, file: path, size, type: sniffFileType(head) };
@@ -145,8 +156,9 @@ export async function receive(request: FastifyRequest, dir: string, onBytes: (n:
     }
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(sanitiseName((error as { part?: { filename?: string } }).part?.filename, 'file'));
-    if (code === 'FST_FILES_LIMIT') throw tooMany();
+    if (code === 'FST_REQ_FILE_TOO_LARGE')
+      throw tooLarge(sanitiseName((error as { part?: { filename?: string } }).part?.filename, 'file'), limitsOf(endpoint).maxBytes);
+    if (code === 'FST_FILES_LIMIT') throw tooMany(limitsOf(endpoint).maxFiles);
     if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw badRequest('Too many form fields.');
     if (error instanceof HttpError || ((error as { statusCode?: number }).statusCode ?? 500) < 500) throw error;
     // The temporary file could not be written (a full disk): the server's failure, not the body's.
@@ -157,6 +169,7 @@ export async function receive(request: FastifyRequest, dir: string, onBytes: (n:
   }
   if (files.length === 0) throw noFiles();
   if (!isEndpoint(endpoint)) throw unknownEndpoint(endpoint ?? '');
+  if (files.length > uploadEndpointOf(endpoint).maxFiles) throw tooMany(uploadEndpointOf(endpoint).maxFiles);
   for (const file of files) judge(file, endpoint);
   return { endpoint, files };
 }

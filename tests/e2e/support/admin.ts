@@ -21,7 +21,8 @@ export async function openList(page: Page, label: string, firstColumn?: string) 
   // The previous list stays on screen until the new one renders: wait for the new title.
   await expect.poll(() => page.locator('#react-admin-title').textContent()).toBe(label);
   if (firstColumn) await expect.poll(() => page.getByRole('columnheader', { name: firstColumn }).count()).toBeGreaterThan(0);
-  else await page.getByRole('columnheader').or(page.getByText(/^No .* yet$/)).first().waitFor();
+  // An empty list says 'No categories yet', or of a collection 'The recycle bin is empty' (generate/empty-text.ts).
+  else await page.getByRole('columnheader').or(page.getByText(/^(No .* yet|The .* is empty)$/)).first().waitFor();
 }
 
 export const dialogOf = (page: Page) => page.getByRole('dialog');

@@ -5,9 +5,11 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { NotifyDef, Registry, ResourceDef } from '../../../manifest/index.ts';
-import type { Db, Row } from '../../../server/db/types.ts';
+import type { Db, Row } from '../../../server/records/index.ts';
 import { actorOf } from '../../../server/records/audit.ts';
 import { ACCOUNTS } from '../../../server/records/ownership.ts';
+import { referenceLabels, type ReferenceLabels } from '../../../server/records/index.ts';
+import { formatMoney } from '../../../domain/money.ts';
 import { notify, type NotifyInput } from './notify.ts';
 
 /** The declared notifications of a dialog or an operation, as a list. */
@@ -24,16 +26,31 @@ function recordOf(result: unknown): Row | undefined {
 
 const isSet = (v: unknown) => v !== undefined && v !== null && v !== '';
 
-/** `{field}` replaced by the record's value, or the word the declaring resource's `choices` give it. */
-export function fill(text: string, record: Row, r: ResourceDef): string {
+/**
+ * `{field}` replaced by the record's value as people read it (issue 51 §5): the word the declaring
+ * resource's `choices` give it, an amount through the one money formatter ('$55.49', never '55.49'), a
+ * reference by its record's title from `labels` (`namedReferenceLabels`; its id when the record is gone).
+ */
+export function fill(text: string, record: Row, r: ResourceDef, labels?: ReferenceLabels): string {
   const secrets = new Set(r.fields.filter((f) => f.secret).map((f) => f.name));
   return text.replace(/\{(\w+)\}/g, (_, name: string) => {
     if (secrets.has(name)) return '';
     const value = record[name];
     if (!isSet(value)) return '';
-    const choice = r.fields.find((f) => f.name === name)?.choices?.find((c) => c.value === value);
-    return choice ? choice.label : String(value);
+    const f = r.fields.find((x) => x.name === name);
+    const choice = f?.choices?.find((c) => c.value === value);
+    if (choice) return choice.label;
+    if (f?.display === 'money' && (typeof value === 'number' || typeof value === 'string')) return formatMoney(value) || String(value);
+    if (f?.kind === 'reference') return labels?.get(name)?.get(String(value)) ?? String(value);
+    return String(value);
   });
+}
+
+/** The reference fields `texts` name (`{category}`), by their labels for `record`: one query per referenced resource. */
+export async function namedReferenceLabels(db: Db, registry: Registry, r: ResourceDef, record: Row, texts: readonly string[]): Promise<ReferenceLabels> {
+  const named = new Set(texts.flatMap((t) => [...t.matchAll(/\{(\w+)\}/g)].map((m) => m[1])));
+  const fields = r.fields.filter((f) => f.kind === 'reference' && named.has(f.name));
+  return fields.length ? referenceLabels(db, registry, fields, [record]) : new Map();
 }
 
 function matches(when: NotifyDef['when'], record: Row): boolean {
@@ -79,14 +96,15 @@ export async function notifyDeclared(
     if (!record) return;
     const actor = actorOf(request);
     const inputs: NotifyInput[] = [];
-    for (const n of declared) {
-      if (!matches(n.when, record)) continue;
+    const sent = declared.filter((n) => matches(n.when, record));
+    const labels = await namedReferenceLabels(db, registry, r, record, sent.flatMap((n) => [n.title, n.message]));
+    for (const n of sent) {
       for (const userId of await recipients(db, r, n, record)) {
         if (userId === actor.id) continue;
         inputs.push({
           userId,
-          title: fill(n.title, record, r),
-          message: fill(n.message, record, r),
+          title: fill(n.title, record, r, labels),
+          message: fill(n.message, record, r, labels),
           type: n.type,
           metadata: { category: n.category, resource: r.name, ...(isSet(record.id) ? { recordId: String(record.id) } : {}) },
         });

@@ -7,10 +7,10 @@
 import { z } from 'zod';
 import { issuesByField } from '../../../manifest/index.ts';
 import type { Handler, HandlerContext } from '../../../server/routes/handlers.ts';
-import { actorOf, audit } from '../../../server/records/audit.ts';
+import { actorOf } from '../../../server/records/audit.ts';
 import type { Reach } from '../../../server/records/ownership.ts';
 import { badRequest, HttpError } from '../../../server/errors.ts';
-import { VERSION } from '../../../server/db/tables.ts';
+import { VERSION } from '../../../server/records/index.ts';
 import { NOTIFICATIONS, NOTIFICATION_TYPES } from '../contract.ts';
 import { notificationRules, type createNotificationBody } from '../../../../resources/notifications.ts';
 import { NOTIFICATIONS_TABLE, notify, toWire, unread, unreadChanged, unreadCount } from './notify.ts';
@@ -131,11 +131,11 @@ export const markNotificationRead: Handler = async (context) => {
 
 /** `POST /api/notifications/enhanced/mark-all-read`: every unread one of the caller's; answers how many changed. */
 export const markAllNotificationsRead: Handler = async (context) => {
-  const { db, resource, request } = context;
+  const { db, records, resource, request } = context;
   const userId = me(context);
-  const actor = actorOf(request);
   const now = new Date().toISOString();
-  const changed = await db.transaction().execute(async (trx) => {
+  // One statement for all of them (a person may have thousands), audited row by row as the writer.
+  const changed = await records.operation([NOTIFICATIONS_TABLE], async (trx, audit) => {
     // What this statement changed, exactly: a concurrent mark of the same rows is not counted twice.
     const rows = await trx
       .updateTable(NOTIFICATIONS_TABLE)
@@ -144,8 +144,7 @@ export const markAllNotificationsRead: Handler = async (context) => {
       .where(unread)
       .returning('id')
       .execute();
-    for (const { id } of rows)
-      await audit(trx, { actor, resource, recordId: String(id), action: 'update', before: { isRead: false }, after: { isRead: true } });
+    for (const { id } of rows) await audit({ resource, recordId: String(id), action: 'update', before: { isRead: false }, after: { isRead: true } });
     return rows.length;
   });
   const left = changed ? await unreadChanged(request.server, db, userId) : await unreadCount(db, userId);

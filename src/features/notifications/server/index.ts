@@ -11,7 +11,16 @@ import {
   sendNotification,
   updateNotification,
 } from './handlers.ts';
+import { sendNotificationTo } from './send.ts';
 
-export const notificationsHandlers = { listMyNotifications, myNotificationStats, markNotificationRead, markAllNotificationsRead, sendNotification, updateNotification } satisfies Handlers;
+export const notificationsHandlers = {
+  listMyNotifications,
+  myNotificationStats,
+  markNotificationRead,
+  markAllNotificationsRead,
+  sendNotification,
+  sendNotificationTo,
+  updateNotification,
+} satisfies Handlers;
 
 export { notify, deliver, storeNotifications, unreadCount, unreadChanged, toWire, type NotifyInput, type NotifyTarget } from './notify.ts';

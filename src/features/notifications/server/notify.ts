@@ -10,8 +10,7 @@ import { sql } from 'kysely';
 import type { Registry } from '../../../manifest/index.ts';
 import { MAX_TEXT } from '../../../manifest/rules.ts';
 import { MAX_NOTIFICATION_MESSAGE } from '../../../../resources/notifications.ts';
-import type { Db, Row } from '../../../server/db/types.ts';
-import { fromStoredBoolean } from '../../../server/db/repository.ts';
+import { fromStoredBoolean, type Db, type Row } from '../../../server/records/index.ts';
 import { RecordsService } from '../../../server/records/service.ts';
 import type { Actor } from '../../../server/records/audit.ts';
 import type { NotificationWire } from '../contract.ts';
@@ -27,6 +26,8 @@ export interface NotifyInput {
   type: NotificationWire['type'];
   /** `category` and whatever else the event wants to carry (the record it is about). */
   metadata?: NotificationWire['metadata'];
+  /** The role an admin sent it to, everyone of it (send.ts): kept on the notification. */
+  toRole?: string;
 }
 
 /** Where a notification is written: the database (or the caller's transaction) and the manifests. */
@@ -95,6 +96,7 @@ export async function storeNotifications(target: NotifyTarget, inputs: readonly 
         isRead: false,
         category: typeof category === 'string' && category ? category : null,
         metadata: Object.keys(rest).length ? JSON.stringify(rest) : null,
+        ...(input.toRole ? { toRole: input.toRole } : {}),
       },
     );
     stored.push(toWire(row));

@@ -8,9 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import { PUSH_SERVER_MESSAGES, PUSH_SUBSCRIPTIONS } from '../../../../resources/push.ts';
 import { badRequest, HttpError, notFound, VALIDATION_FAILED } from '../../../server/errors.ts';
 import type { HandlerContext, Handlers } from '../../../server/routes/handlers.ts';
-import { newId } from '../../../server/db/id.ts';
 import { onSessionsEnded, SESSION_COOKIE, sessionIdOf } from '../../../server/auth/sessions.ts';
-import type { Db } from '../../../server/db/types.ts';
+import { newId, type Db } from '../../../server/records/index.ts';
 import { checkEndpoint, EndpointRefused, type AllowEndpoint, type Resolve } from './endpoint.ts';
 import { loadVapidKeys, vapidSubject, type VapidKeys } from './vapid.ts';
 import { pushToUser } from './send.ts';
@@ -96,7 +95,7 @@ async function pushVapidPublicKey({ request }: HandlerContext) {
   return { publicKey: request.server.push.vapid.publicKey };
 }
 
-async function pushSubscribe({ db, request, body }: HandlerContext) {
+async function pushSubscribe({ records, request, body }: HandlerContext) {
   const { subscription, userAgent, endpoint } = body as {
     subscription: { endpoint: string; keys: { p256dh: string; auth: string }; expirationTime?: number | null };
     userAgent: string;
@@ -121,8 +120,19 @@ async function pushSubscribe({ db, request, body }: HandlerContext) {
   // its pushes); anyone else who learned the URL is refused, and the owner keeps it. The write is made
   // conditional on the row read, so a save racing another is judged again on what it lost to.
   for (let attempt = 0; attempt < 3; attempt++) {
+    if (await records.operation([PUSH_SUBSCRIPTIONS], (db) => saveOnce(db, key, userId, subscription.keys, stored, now))) return { endpoint };
+  }
+  throw taken();
+}
+
+/**
+ * One try at saving the endpoint (its key `key`) for `userId`: true when saved, false when it lost a
+ * race and is to be judged again; refused (409) when another account holds it with other keys.
+ */
+async function saveOnce(db: Db, key: string, userId: string, keys: { p256dh: string; auth: string }, stored: Record<string, unknown>, now: string): Promise<boolean> {
+  {
     const held = await db.selectFrom(PUSH_SUBSCRIPTIONS).select(['userId', 'subscription']).where('endpointKey', '=', key).executeTakeFirst();
-    if (held && held.userId !== userId && !sameKeys(held.subscription, subscription.keys)) throw taken();
+    if (held && held.userId !== userId && !sameKeys(held.subscription, keys)) throw taken();
     const written = await db
       .insertInto(PUSH_SUBSCRIPTIONS)
       .values({ id: newId(), endpointKey: key, createdAt: now, version: 1, ...stored })
@@ -137,20 +147,17 @@ async function pushSubscribe({ db, request, body }: HandlerContext) {
           ),
       )
       .executeTakeFirst();
-    if (Number(written.numInsertedOrUpdatedRows ?? 0) > 0) return { endpoint };
+    return Number(written.numInsertedOrUpdatedRows ?? 0) > 0;
   }
-  throw taken();
 }
 
 const taken = () => new HttpError(409, PUSH_SERVER_MESSAGES.taken, { endpoint: [PUSH_SERVER_MESSAGES.taken] });
 
-async function pushUnsubscribe({ db, request, body }: HandlerContext) {
+async function pushUnsubscribe({ records, request, body }: HandlerContext) {
   const { endpoint } = body as { endpoint: string };
-  const removed = await db
-    .deleteFrom(PUSH_SUBSCRIPTIONS)
-    .where('endpointKey', '=', endpointKey(endpoint))
-    .where('userId', '=', String(request.user!.id))
-    .executeTakeFirst();
+  const removed = await records.operation([PUSH_SUBSCRIPTIONS], (db) =>
+    db.deleteFrom(PUSH_SUBSCRIPTIONS).where('endpointKey', '=', endpointKey(endpoint)).where('userId', '=', String(request.user!.id)).executeTakeFirst(),
+  );
   // Another user's endpoint answers as an unknown one does.
   if (!Number(removed.numDeletedRows)) throw notFound(PUSH_SERVER_MESSAGES.notFound);
   // Nothing to answer: 204.

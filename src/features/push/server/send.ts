@@ -7,7 +7,7 @@
 import webpush, { WebPushError } from 'web-push';
 import type { NotificationWire } from '../../notifications/contract.ts';
 import { PUSH_SUBSCRIPTIONS } from '../../../../resources/push.ts';
-import type { Db, Row } from '../../../server/db/types.ts';
+import type { Db, Row } from '../../../server/records/index.ts';
 import { checkEndpoint, pinnedAgent, type AllowEndpoint, type Resolve } from './endpoint.ts';
 import type { VapidKeys } from './vapid.ts';
 import type { PushPayload } from '../payload.ts';

@@ -7,7 +7,7 @@
 import { hostname } from 'node:os';
 import webpush from 'web-push';
 import { SETTINGS, getSetting } from '../../../server/settings/index.ts';
-import type { Db } from '../../../server/db/types.ts';
+import type { Db } from '../../../server/records/index.ts';
 
 /** The settings key the pair is stored under (the private key never leaves the server). */
 export const VAPID_SETTING = 'push.vapidKeys';
