@@ -73,7 +73,7 @@ describe.skipIf(!hasChromium)('lists that fit, filters that do not bury the rows
     await page
       .locator('main tbody tr')
       .or(page.getByRole('list', { name: r.plural }).getByRole('listitem'))
-      .or(page.getByText(/^No .* (yet|found)/))
+      .or(page.getByText(/^(No .* (yet|found)|The .* is empty)/))
       .first()
       .waitFor();
     await page.locator('.MuiLinearProgress-root').first().waitFor({ state: 'detached' }).catch(() => {});

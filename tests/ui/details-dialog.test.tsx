@@ -18,7 +18,7 @@ import { dialogTitle } from '../../src/client/dialogs/titles.ts';
 import { createDataProvider } from '../../src/client/providers/data.ts';
 import { ToastProvider } from '../../src/client/shell/toast.tsx';
 import { createSampler } from '../../src/domain/sample.ts';
-import { createRegistry, defineResource, dialog, field, labelOf, read, type DetailsDialog, type FieldDef } from '../../src/manifest/index.ts';
+import { createRegistry, defineResource, dialog, field, labelOf, read, TIMESTAMP_FIELDS, type DetailsDialog, type FieldDef } from '../../src/manifest/index.ts';
 import { fakeServer, listAnswer } from './fake-server.ts';
 import { RegistryProvider } from '../../src/client/registry/context.tsx';
 import { render, renderDialogHost } from './harness.tsx';
@@ -85,7 +85,10 @@ describe('every declared details dialog', () => {
       act(() => openDialog(type, record));
       const shown = await screen.findByRole('dialog', { name: dialogTitle(type, resource, details) });
 
-      const fields = details.show.map((name) => resource.fields.find((f) => f.name === name)!).filter((f) => f.kind !== 'password');
+      // A details dialog may show the record's timestamps beside its fields (a notification's time).
+      const fields = details.show
+        .map((name) => resource.fields.find((f) => f.name === name) ?? TIMESTAMP_FIELDS.find((f) => f.name === name)!)
+        .filter((f) => f.kind !== 'password');
       const labels = [...shown.querySelectorAll('.RaLabeled-label')].map((l) => l.textContent);
       expect(labels).toEqual(fields.map((f) => labelOf(f)));
       for (const f of fields) {
