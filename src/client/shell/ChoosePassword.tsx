@@ -8,6 +8,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { Box, Button, Card, CardContent, CircularProgress, Stack, TextField, Typography } from '@mui/material';
 import { useGetIdentity, useLogout } from 'react-admin';
 import { PASSWORD_CHANGE_PATH, passwordRule } from '../../../resources/people.ts';
+import { SELF_SERVICE_MESSAGES } from '../../../resources/self-service.ts';
 import { answerOf, fieldErrorsOf, failureToast, successToast } from '../dialogs/outcome.ts';
 import { httpClient } from '../providers/http.ts';
 import { ShellLoading } from './loading.tsx';
@@ -16,7 +17,8 @@ import { useToast } from './toast.tsx';
 export const CHOOSE_PASSWORD_TEXTS = {
   title: 'Choose a new password',
   intro: 'You signed in with a one-time password. Choose your own to continue: 6 to 12 characters.',
-  mismatch: 'The passwords do not match.',
+  // Declared once, with the reset page's (resources/self-service.ts).
+  mismatch: SELF_SERVICE_MESSAGES.mismatch,
   success: 'Your new password is set.',
   failure: 'Unable to set the password!',
 } as const;
