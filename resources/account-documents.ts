@@ -126,8 +126,7 @@ function documentsOf(d: DocumentsOf) {
     label: `${d.who} document`,
     plural: `${d.who} documents`,
     title: 'kind',
-    access: { read: ['admin', d.role, ...(d.readers ?? [])], write: ['admin', d.role] },
-    owner: { field: 'userId', roles: d.owner },
+    access: { read: ['admin', d.role, ...(d.readers ?? [])], write: ['admin', d.role], owner: { field: 'userId', roles: d.owner } },
     menu: { group: 'People', icon: 'Description' },
     fields: fields(d.role),
     // One pending document per kind and owner: a second would wait beside the first for the same review.

@@ -75,8 +75,7 @@ export const agents = defineResource({
   name: 'agents',
   label: 'Agent',
   plural: 'Agents',
-  access: { read: ['admin', 'agent'], write: ['admin'] },
-  owner: { field: 'userId', roles: { admin: 'all', agent: 'own' } },
+  access: { read: ['admin', 'agent'], write: ['admin'], owner: { field: 'userId', roles: { admin: 'all', agent: 'own' } } },
   menu: { group: 'People', icon: 'SupportAgent' },
   // Spec §2: replaceAgentModal and agent-login-details act on an agent, though declared elsewhere.
   list: { rowDialogs: ['replaceAgentModal', 'agent-login-details'] },
@@ -151,8 +150,7 @@ export const dealers = defineResource({
   name: 'dealers',
   label: 'Dealer',
   plural: 'Dealers',
-  access: { read: ['admin', 'dealer'], write: ['admin'] },
-  owner: { field: 'userId', roles: { admin: 'all', dealer: 'own' } },
+  access: { read: ['admin', 'dealer'], write: ['admin'], owner: { field: 'userId', roles: { admin: 'all', dealer: 'own' } } },
   menu: { group: 'People', icon: 'Storefront' },
   list: { rowDialogs: ['replaceDealerModal'] },
   fields: [
@@ -215,8 +213,11 @@ export const sellers = defineResource({
   plural: 'Sellers',
   title: 'shopname',
   // A seller keeps its own shop; its dealer (`users.dealerId`) sees the shops of its team.
-  access: { read: ['admin', 'dealer', 'seller'], write: ['admin', 'seller'] },
-  owner: { field: 'userId', roles: { admin: 'all', seller: 'own', dealer: { team: 'dealerId' } } },
+  access: {
+    read: ['admin', 'dealer', 'seller'],
+    write: ['admin', 'seller'],
+    owner: { field: 'userId', roles: { admin: 'all', seller: 'own', dealer: { team: 'dealerId' } } },
+  },
   menu: { group: 'People', icon: 'Store' },
   // Spec §2 seller-login-details: the seller's account's login, declared on the accounts.
   list: { rowDialogs: ['seller-login-details'] },
@@ -241,6 +242,8 @@ export const sellers = defineResource({
     createSeller: dialog.action({
       title: 'Create seller',
       pick: ['shopname', 'email', 'country', 'phone', 'image'],
+      // No picture chosen: none is sent, and the shop shows the default (the widget's empty value is '').
+      optional: ['image'],
       call: 'POST /sellers',
       handler: 'createSellerWithAccount',
       access: ['admin'],

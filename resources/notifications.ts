@@ -57,8 +57,7 @@ export const notifications = defineResource({
   label: 'Notification',
   plural: 'Notifications',
   title: 'title',
-  access: { read: ['admin'], write: ['admin'] },
-  owner: { field: 'userId', roles: reach },
+  access: { read: ['admin'], write: ['admin'], owner: { field: 'userId', roles: reach } },
   menu: { group: 'Settings', icon: 'Campaign' },
   fields: [
     field.text('title', { rule: notificationRules.title, list: true, searchable: true }),

@@ -4,7 +4,7 @@
  * `userId`; this is where signing in, the profile form and the account's state live.
  */
 import { z } from 'zod';
-import { ROLES, defineResource, dialog, field, operation, read, rules } from '../src/manifest/index.ts';
+import { ROLES, defineResource, dialog, field, operation, read, rules, type Role } from '../src/manifest/index.ts';
 
 /** An account's state: a disabled account cannot sign in, and its sessions end when it is disabled. */
 export const USER_STATUS = ['ACTIVE', 'DISABLED'] as const;
@@ -41,6 +41,13 @@ export const PROFILE_ROLES = ['agent', 'dealer', 'seller'] as const;
 export const CREATE_USER_MESSAGES = {
   profileRole: 'Agents, dealers and sellers are created from their own lists, with their profiles.',
 } as const;
+
+const [firstAccountRole, ...otherAccountRoles] = ROLES.filter((r) => !(PROFILE_ROLES as readonly Role[]).includes(r));
+/**
+ * The roles "Create user" offers and the server accepts there (its `only`): every role without a
+ * profile (admin, buyer, support staff).
+ */
+export const ACCOUNT_ONLY_ROLES: readonly [Role, ...Role[]] = [firstAccountRole!, ...otherAccountRoles];
 
 /** The profile dialog's type (spec §2), opened from the account menu. */
 export const PROFILE_DIALOG = 'user-profile-details-modal';
@@ -87,7 +94,7 @@ export const users = defineResource({
       createdWith: 'ACTIVE',
       emptyShownAs: 'ACTIVE',
     }),
-    // The dealer a seller (or agent) works under: the team a dealer reaches through `owner` (types.ts).
+    // The dealer a seller (or agent) works under: the team a dealer reaches through `access.owner` (types.ts).
     field.reference('dealerId', 'users', { label: 'Dealer', list: true, rule: optionalReference }),
     // Who brought this account in (the affiliate call, spec §7): the referral tree of `/flowchart/*`.
     field.reference('referredBy', 'users', { label: 'Referred by' }),
@@ -128,6 +135,7 @@ export const users = defineResource({
     createUser: dialog.action({
       title: 'Create user',
       pick: ['name', 'email', 'role', 'dealerId'],
+      only: { role: { values: ACCOUNT_ONLY_ROLES, message: CREATE_USER_MESSAGES.profileRole } },
       call: 'POST /users/create',
       handler: 'createUserAccount',
       success: 'User created successfully.',

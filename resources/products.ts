@@ -140,9 +140,12 @@ export const products = defineResource({
   name: 'products',
   label: 'Product',
   plural: 'Products',
-  access: { read: [...keepers], write: [...keepers] },
+  access: {
+    read: [...keepers],
+    write: [...keepers],
+    owner: { field: 'sellerId', roles: { admin: 'all', seller: 'own', dealer: { team: 'dealerId' } } },
+  },
   menu: { group: 'Catalogue', icon: 'Storefront' },
-  owner: { field: 'sellerId', roles: { admin: 'all', seller: 'own', dealer: { team: 'dealerId' } } },
   hooks: productHooks,
   fields: [
     field.text('name', { rule: rules.text(1, 'Product name is required!'), list: true, searchable: true }),

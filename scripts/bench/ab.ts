@@ -1,5 +1,5 @@
 /**
- * `npm run bench:ab -- --base <commit> [--head <commit>] [resource] [--pg] [--rows 50000] [--duration 5] [--rounds 4] [--connections 50]`
+ * `npm run bench:ab -- --base <commit> [--head <commit>] [resource] [--pg] [--rows 50000] [--duration 5] [--rounds 4] [--connections 50] [--only filtered,one]`
  *
  * This work tree's server against another commit's, measured in turns in one sitting: the way to tell
  * whether a change moved the server's speed on a machine whose speed moves by as much from one minute
@@ -36,6 +36,7 @@ const { values: args, positionals } = parseArgs({
     duration: { type: 'string', default: '5' },
     rounds: { type: 'string', default: '4' },
     connections: { type: 'string', default: '50' },
+    only: { type: 'string' },
     seed: { type: 'string', default: '1' },
     out: { type: 'string', default: join(import.meta.dirname, 'ab-results.json') },
   },
@@ -73,6 +74,9 @@ async function signIn(server: Child): Promise<string> {
   if (res.status !== 200) throw new Error(`signing in as admin on ${server.name} failed: ${res.status} ${await res.text()}`);
   return res.headers.get('set-cookie')!.split(';')[0];
 }
+
+/** µs of CPU a request (server and its database), or NaN where /proc is not there to read. */
+const cpuOf = (f: Figures) => (f.cpu ? f.cpu.server + (f.cpu.database ?? 0) : NaN);
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -117,18 +121,23 @@ try {
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 ? [1, 0] : [0, 1];
     for (const [s, scenario] of plans[0].entries()) {
+      // --only: the scenarios named, as when profiling one of them (BENCH_CPU_PROF=dir, servers.ts).
+      if (args.only && !args.only.split(',').includes(scenario.key)) continue;
       const t = (turns[scenario.key] ??= { A: [], B: [], loads: [] });
       for (const i of order) {
-        const f = await measureOnce(servers[i].url, plans[i][s].ours, connections, duration, 1);
+        const f = await measureOnce(servers[i].url, plans[i][s].ours, connections, duration, 1, { pid: servers[i].pid, database: !!pgUrl });
         t[sides[i].key as 'A' | 'B'].push(f);
         t.loads.push(load());
-        log(`  round ${round + 1} ${scenario.key.padEnd(8)} ${sides[i].key} ${f.reqPerSec.toFixed(0).padStart(7)} req/s  p99 ${f.p99} ms  load ${load()}`);
+        log(`  round ${round + 1} ${scenario.key.padEnd(8)} ${sides[i].key} ${f.reqPerSec.toFixed(0).padStart(7)} req/s  p99 ${f.p99} ms  ${cpuOf(f)} µs CPU/req  load ${load()}`);
         if (!servers[i].alive()) throw new Error(`${servers[i].name} died\n${servers[i].log()}`);
       }
     }
   }
   const summary = Object.entries(turns).map(([key, t]) => {
     const ratios = t.A.map((a, i) => t.B[i].reqPerSec / a.reqPerSec);
+    // CPU a request (server, plus PostgreSQL's processes on --pg): steadier than req/s on a busy machine,
+    // since another process's work slows a turn but does not add to our process's ticks.
+    const cpuRatios = t.A.map((a, i) => cpuOf(t.B[i]) / cpuOf(a)).filter((r) => Number.isFinite(r) && r > 0);
     return {
       scenario: key,
       A: t.A.map((f) => Math.round(f.reqPerSec)),
@@ -136,12 +145,15 @@ try {
       ratioMedian: Math.round(median(ratios) * 1000) / 1000,
       ratioRange: [Math.round(Math.min(...ratios) * 1000) / 1000, Math.round(Math.max(...ratios) * 1000) / 1000],
       bAhead: ratios.filter((r) => r > 1).length,
+      cpuA: t.A.map(cpuOf),
+      cpuB: t.B.map(cpuOf),
+      cpuRatioMedian: cpuRatios.length ? Math.round(median(cpuRatios) * 1000) / 1000 : undefined,
       load: [Math.min(...t.loads), Math.max(...t.loads)],
     };
   });
-  log(`\nB/A requests a second (median of ${rounds} rounds; range; rounds B ahead; load):`);
+  log(`\nB/A requests a second (median of ${rounds} rounds; range; rounds B ahead; B/A CPU a request, median; load):`);
   for (const s of summary)
-    log(`  ${s.scenario.padEnd(8)} ${s.ratioMedian.toFixed(3)}  ${s.ratioRange[0].toFixed(3)}–${s.ratioRange[1].toFixed(3)}  ${s.bAhead}/${rounds}  load ${s.load[0]}–${s.load[1]} on ${cpus().length} CPUs`);
+    log(`  ${s.scenario.padEnd(8)} ${s.ratioMedian.toFixed(3)}  ${s.ratioRange[0].toFixed(3)}–${s.ratioRange[1].toFixed(3)}  ${s.bAhead}/${rounds}  CPU ${s.cpuRatioMedian?.toFixed(3) ?? 'n/a'}  load ${s.load[0]}–${s.load[1]} on ${cpus().length} CPUs`);
   writeFileSync(
     args.out,
     JSON.stringify({ date: new Date().toISOString(), engine: pgUrl ? 'postgres' : 'sqlite', resource: resource.name, rows, connections, duration, rounds, A: sides[0].label, B: sides[1].label, summary }, null, 2) + '\n',

@@ -63,7 +63,8 @@ export async function dialogOpenTiming(r: ResourceDef, db: OursOptions, goalMs: 
   });
   try {
     const page = await browser.newPage();
-    page.setDefaultTimeout(30_000);
+    // Generous: the machine the bench shares may be loaded (two cores at load 15 took over 30 s to show the list).
+    page.setDefaultTimeout(90_000);
     await page.goto(server.url);
     await page.locator('input[name="username"]').fill(demoEmail('admin'));
     await page.locator('input[name="password"]').fill(DEMO_PASSWORD);

@@ -21,6 +21,7 @@ import { connect, dropSchema } from '../../src/server/db/connect.ts';
 import { parseReadWorkers } from '../../src/server/db/sqlite/read-pool.ts';
 import { DEMO_PASSWORD, demoEmail } from '../../src/server/seed/index.ts';
 import { browserAvailable, dialogOpenTiming } from './browser.ts';
+import { feltSpeed, feltSpeedLines, writeBrowserOnly, type FeltSpeed } from './journeys.ts';
 import { lowerOf, measureOnce, type Figures } from './measure.ts';
 import { memoryOf, type MemorySample } from './memory.ts';
 import { preflight, ask, type Check } from './preflight.ts';
@@ -43,6 +44,10 @@ const { values: args, positionals } = parseArgs({
     cold: { type: 'boolean', default: false },
     'cache-mb': { type: 'string' },
     'no-browser': { type: 'boolean', default: false },
+    // The speed a person feels (journeys.ts): only the browser's part, how many rounds, against which other work tree.
+    'browser-only': { type: 'boolean', default: false },
+    'journeys-runs': { type: 'string', default: '5' },
+    'journeys-base': { type: 'string' },
     out: { type: 'string', default: DEFAULT_OUT },
     help: { type: 'boolean', short: 'h', default: false },
     // The realtime socket's bench (scripts/bench/sockets.ts) instead of the HTTP one.
@@ -59,6 +64,9 @@ if (args.help) {
       '  --cache-mb N  ours\' read-cache bound in MiB (READ_CACHE_MB; default: the server\'s 64, 0 with --cold);\n' +
       '                `--cold --cache-mb 64` sends the cache-busting parameters to a caching server\n' +
       '  ours\' memory (RSS, heap used) is reported at its start and after each scenario\n' +
+      '  --browser-only       only the browser\'s part: the dialog opening and the journeys (sign-in, search, next page)\n' +
+      '  --journeys-runs N    rounds of the journeys (default 5); --journeys-base <work tree> runs them against that\n' +
+      '                       tree\'s client and server too, in turns (e.g. `git worktree add --detach /tmp/wt-base <commit>`)\n' +
       '  BENCH_CPU_PROF=<folder> in the environment: ours writes a V8 CPU profile there when it stops\n' +
       'npm run bench -- --sockets 1000 [--per-client 3] [--concurrency 8]: socket delivery across two nodes (needs DATABASE_URL + REDIS_URL; else one SQLite node)',
   );
@@ -99,6 +107,9 @@ const seedNumber = Math.floor(Number(args.seed));
 const pgUrl = args.pg ? process.env.DATABASE_URL : undefined;
 if (args.pg && !pgUrl?.startsWith('postgres')) throw new Error('--pg needs DATABASE_URL=postgres://…');
 const useBrowser = !args['no-browser'] && browserAvailable();
+const browserOnly = args['browser-only'];
+if (browserOnly && !useBrowser) throw new Error('--browser-only needs /usr/bin/chromium (and no --no-browser)');
+const journeysRuns = Math.floor(positive('journeys-runs', args['journeys-runs']));
 /** The most rows json-server is given: its db.json is one JSON text, read whole (a million products would not fit a string). */
 const JSON_SERVER_MAX_ROWS = 200_000;
 
@@ -128,7 +139,10 @@ const results: Results = {
     loadAtStart: loadavg().map((x) => Math.round(x * 100) / 100),
   },
   // Ours reads READ_WORKERS from this environment, as the server would.
-  options: { rows, duration, runs, connections, warmup, seed: seedNumber, cold: args.cold, cacheMb, browser: useBrowser, readWorkers: parseReadWorkers(process.env.READ_WORKERS) },
+  options: {
+    rows, duration, runs, connections, warmup, seed: seedNumber, cold: args.cold, cacheMb, browser: useBrowser, readWorkers: parseReadWorkers(process.env.READ_WORKERS),
+    ...(browserOnly && { browserOnly, journeysRuns, journeysBase: args['journeys-base'] }),
+  },
   resources: [],
   errors,
 };
@@ -164,7 +178,37 @@ function failureRate(m: Figures) {
   return bad / Math.max(1, m.total + m.errors + m.timeouts);
 }
 
-async function benchResource(r: ResourceDef): Promise<ResourceResult> {
+/** A resource's results with the journeys' figures (journeys.ts). */
+type BrowserResult = ResourceResult & { feltSpeed?: FeltSpeed };
+
+/** In Chromium: how long a create dialog takes to open (browser.ts), and the journeys a person makes (journeys.ts). */
+async function browserPart(r: ResourceDef, dbOptions: OursOptions, result: BrowserResult) {
+  if (!useBrowser) {
+    result.dialogOpen = {
+      type: Object.entries(r.dialogs).find(([, d]) => d.kind === 'create')?.[0] ?? '',
+      status: 'skipped',
+      reason: args['no-browser'] ? '--no-browser' : '/usr/bin/chromium is absent',
+      measures: [],
+      observed: [],
+      goalMs: DIALOG_GOAL_MS,
+    };
+    return;
+  }
+  log('  dialog-open timing in Chromium…');
+  try {
+    result.dialogOpen = await dialogOpenTiming(r, dbOptions, DIALOG_GOAL_MS, log);
+  } catch (e) {
+    errors.push(`${r.name} dialog-open: ${(e as Error).message.split('\n')[0]}`);
+  }
+  log(`  journeys in Chromium (sign-in, next page, search), ${journeysRuns} rounds${args['journeys-base'] ? `, against ${args['journeys-base']} in turns` : ''}…`);
+  try {
+    result.feltSpeed = await feltSpeed(r, dbOptions, { runs: journeysRuns, checkout: args['journeys-base'], log });
+  } catch (e) {
+    errors.push(`${r.name} journeys: ${(e as Error).message.split('\n')[0]}`);
+  }
+}
+
+async function benchResource(r: ResourceDef): Promise<BrowserResult> {
   const dir = mkdtempSync(join(tmpdir(), 'marketplace-bench-'));
   const schema = `bench_${randomBytes(5).toString('hex')}`;
   const dbOptions: OursOptions = pgUrl ? { url: pgUrl, schema } : { file: join(dir, 'bench.sqlite') };
@@ -179,6 +223,14 @@ async function benchResource(r: ResourceDef): Promise<ResourceResult> {
     if (withJsonServer) writeJsonServerDb(dbJson, seeded);
     log(`  seeded in ${(seeded.millis / 1000).toFixed(1)} s; ${withJsonServer ? 'db.json for json-server written' : `json-server left out (more than ${JSON_SERVER_MAX_ROWS.toLocaleString('en')} rows)`}`);
 
+    if (browserOnly) {
+      const result: BrowserResult = {
+        resource: r.name, rows, seeded: Object.fromEntries([...seeded.rows].map(([k, v]) => [k, v.length])), seedSeconds: Math.round(seeded.millis / 100) / 10,
+        scenarios: [], checks: [], notes: [], results: [], cacheMb, memory: [],
+      };
+      await browserPart(r, dbOptions, result);
+      return result;
+    }
     const ours = await startOurs({ ...dbOptions, cacheMb });
     const memory: MemorySample[] = [await memoryOf(ours.url, 'start')];
     const cookie = await login(ours);
@@ -259,23 +311,7 @@ async function benchResource(r: ResourceDef): Promise<ResourceResult> {
       memory.push(await memoryOf(ours.url, `after ${s.key}`));
     }
     await Promise.all([ours.stop(), json?.stop(), ceiling.stop()]);
-
-    if (useBrowser) {
-      log('  dialog-open timing in Chromium…');
-      try {
-        result.dialogOpen = await dialogOpenTiming(r, dbOptions, DIALOG_GOAL_MS, log);
-      } catch (e) {
-        errors.push(`${r.name} dialog-open: ${(e as Error).message.split('\n')[0]}`);
-      }
-    } else
-      result.dialogOpen = {
-        type: Object.entries(r.dialogs).find(([, d]) => d.kind === 'create')?.[0] ?? '',
-        status: 'skipped',
-        reason: args['no-browser'] ? '--no-browser' : '/usr/bin/chromium is absent',
-        measures: [],
-        observed: [],
-        goalMs: DIALOG_GOAL_MS,
-      };
+    await browserPart(r, dbOptions, result);
     return result;
   } finally {
     await stopAll();
@@ -302,11 +338,15 @@ try {
   failed = true;
   errors.push((e as Error).stack ?? String(e));
 } finally {
-  writeResults(args.out, results);
+  // A browser-only run keeps its journeys apart: under the run's label it would replace a whole run's figures.
+  if (browserOnly) writeBrowserOnly(args.out, results);
+  else writeResults(args.out, results);
   // docs/performance.md's table of this engine, mode and size follows the kept results (not a run written elsewhere).
-  if (args.out === DEFAULT_OUT && results.resources.length) updateBenchTables(BENCH_TABLES, results);
+  if (!browserOnly && args.out === DEFAULT_OUT && results.resources.length) updateBenchTables(BENCH_TABLES, results);
 }
-for (const r of results.resources) {
+for (const r of results.resources as BrowserResult[]) {
+  if (r.feltSpeed) log('\n' + feltSpeedLines(r.feltSpeed).join('\n'));
+  if (browserOnly) continue;
   log(`\n${r.resource}: ${r.rows.toLocaleString('en')} rows (${Object.entries(r.seeded).map(([k, v]) => `${k} ${v}`).join(', ')}), ` +
     `${duration} s per run, lower of ${runs} run(s); latencies are ours\n`);
   log(table(r));

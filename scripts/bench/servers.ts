@@ -118,6 +118,8 @@ export function startOurs(o: OursOptions, name = 'ours', checkout?: string): Pro
   if (o.clientDir) args.push('--client-dir', o.clientDir);
   // BENCH_CPU_PROF=<folder>: ours writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  // BENCH_HEAP_PROF=<folder>: a sampled allocation profile instead (what allocates, and so what the collector pays for).
+  if (process.env.BENCH_HEAP_PROF) profile.push('--heap-prof', `--heap-prof-dir=${process.env.BENCH_HEAP_PROF}`);
   // The flags `npm start` runs the server with (node-flags.ts): the bench measures the server as it runs.
   const env = o.cacheMb === undefined ? {} : { READ_CACHE_MB: String(o.cacheMb) };
   const dir = checkout ? join(checkout, 'scripts/bench') : here;

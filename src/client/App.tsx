@@ -37,7 +37,30 @@ const loadPages = () => import('./shell/pages.ts');
 // The hand-written screens' routes: each role's area, the referral tree, the storefront people.
 const loadScreenRoutes = () => import('./areas/routes.tsx');
 
-const LoginPage = deferred(() => import('./shell/LoginPage.tsx').then((m) => m.LoginPage), <LoadingPage />);
+const loadDashboard = () => import('./shell/Dashboard.tsx');
+const loadListScreen = () => import('./generate/ListScreen.tsx');
+
+/**
+ * The code the first screens after sign-in need (layout, registry, resources, landing page, list
+ * screen), fetched and evaluated while the sign-in page is idle: the person types for seconds, and
+ * then does not wait on a chain of chunks after pressing Sign in (issue 51.10). Not the form code
+ * (RJSF): that waits for the layout's own idle warm-up (dialogs/warm-up.tsx).
+ */
+function warmSignedInCode() {
+  const idle = globalThis.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 200));
+  idle(() => {
+    for (const load of [loadLayout, loadRegistry, loadResources, loadScreenRoutes, loadDashboard, loadListScreen]) void load().catch(() => {});
+  });
+}
+
+const LoginPage = deferred(
+  () =>
+    import('./shell/LoginPage.tsx').then((m) => {
+      warmSignedInCode();
+      return m.LoginPage;
+    }),
+  <LoadingPage />,
+);
 // While the layout's code (and, below, the role's resources) load, the shell's shape with placeholders
 // shows at once: react-admin's LoadingPage is blank for its first second (issue 51.8).
 // The layout holds every screen that reads the manifests (menu, dashboard, lists, dialogs): it is given
@@ -62,7 +85,7 @@ const NotFound = deferred<object>(() => loadPages().then((m) => m.NotFound));
 const AccessDenied = deferred(() => loadPages().then((m) => m.AccessDenied));
 const AuthenticationError = deferred(() => loadPages().then((m) => m.AuthenticationError));
 // The landing page after sign-in (counts per list, recent changes): its code loads with it.
-const Dashboard = deferred(() => import('./shell/Dashboard.tsx').then((m) => m.Dashboard), <ShellLoading />);
+const Dashboard = deferred(() => loadDashboard().then((m) => m.Dashboard), <ShellLoading />);
 
 let generate: ((role: unknown) => ReactElement[]) | undefined;
 
@@ -75,7 +98,9 @@ let generate: ((role: unknown) => ReactElement[]) | undefined;
 function resourcesFor(role: unknown): ReactElement[] | Promise<ReactElement[]> {
   if (!role) return [];
   if (generate) return generate(role);
+  // The layout's and the landing page's code beside the resources', not each after the one before renders.
   void loadLayout();
+  void loadDashboard();
   return Promise.all([loadResources(), loadRegistry(), loadScreenRoutes()]).then(([m, registry, screens]) => {
     generate = (r) => [...m.generatedResources(registry, r), screens.screenRoutes()];
     return generate(role);

@@ -6,7 +6,7 @@
  * Pure: no Node-only APIs, ids of other records come from the caller.
  */
 import { z } from 'zod';
-import { bodySchema, pickedFields, ruleOf, type DialogDef, type FieldDef, type ResourceDef } from '../manifest/index.ts';
+import { bodySchema, offeredRuleOf, pickedFields, ruleOf, type DialogDef, type FieldDef, type ResourceDef } from '../manifest/index.ts';
 import { slugify } from './slug.ts';
 
 /** A small seeded PRNG (mulberry32): fast, repeatable, good enough for sample data. */
@@ -243,7 +243,8 @@ export function createSampler(options: SamplerOptions = {}): Sampler {
     return Math.round((lo + rng.next() * (hi - lo)) * 100) / 100;
   }
 
-  function value(r: ResourceDef, f: FieldDef, values: Record<string, unknown> = {}, ctx: SampleContext = {}): unknown {
+  /** `own`: the rule to judge by when a dialog takes only part of what the field allows (`offeredRuleOf`). */
+  function value(r: ResourceDef, f: FieldDef, values: Record<string, unknown> = {}, ctx: SampleContext = {}, own?: z.ZodType): unknown {
     const make = () =>
       f.kind === 'reference' && ctx.reference ? ctx.reference(f, f.reference!) : candidate(r, f, values);
     if (!f.rule) {
@@ -251,7 +252,7 @@ export function createSampler(options: SamplerOptions = {}): Sampler {
       return make();
     }
     // Slugs and references are shaped by what they point at, not by the rule's pattern.
-    const rule = effectiveRule(f);
+    const rule = own ?? effectiveRule(f);
     let s: Schema = f.kind === 'slug' || f.kind === 'reference' ? {} : jsonSchemaOf(rule);
     if (f.kind === 'number' && !s.type && !s.anyOf && !s.oneOf) s = { ...s, type: f.storage === 'integer' ? 'integer' : 'number' };
     let last: unknown;
@@ -283,7 +284,8 @@ export function createSampler(options: SamplerOptions = {}): Sampler {
     body(r, dialog, ctx = {}) {
       const picked = pickedFields(r, dialog);
       const out: Record<string, unknown> = {};
-      for (const f of ordered(picked)) out[f.name] = value(r, f, out, ctx);
+      const only = 'pick' in dialog ? (dialog.only ?? {}) : {};
+      for (const f of ordered(picked)) out[f.name] = value(r, f, out, ctx, only[f.name] ? offeredRuleOf(f, dialog) : undefined);
       // A dialog may send a reference as `{ label, value }` (its `wire`): the value is what was sampled.
       const wire = 'pick' in dialog ? (dialog.wire ?? {}) : {};
       const sent = (f: FieldDef) => (wire[f.name] === 'option' ? { label: String(out[f.name]), value: out[f.name] } : out[f.name]);

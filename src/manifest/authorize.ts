@@ -1,8 +1,8 @@
 /**
  * The one access decision: `authorize(user, resource, action, record?)` answers whether `user` may do
- * `action` on `resource` and how far into its rows they reach. It is read from the resource's declaration
- * (`access` for who may call what, `owner` for which rows each role reaches: see ResourceInput in
- * types.ts) and asked by both sides: the server's guard and records service (once per request, the reach
+ * `action` on `resource` and how far into its rows they reach. It is read from the resource's one access
+ * declaration (`access`: `read` and `write` for who may call what, `owner` for which rows each role
+ * reaches; see ResourceAccess in types.ts) and asked by both sides: the server's guard and records service (once per request, the reach
  * applied inside the write's transaction), and the client, to show only what the server will allow.
  */
 import type { Access, DefaultRecord, DialogDef, OperationDef, OwnerDef, ReadDef, ResourceDef, Role, ThroughItems } from './types.ts';
@@ -34,7 +34,7 @@ export type Action =
 /**
  * How far one user reaches into one resource's rows:
  * - `all`: every row (no owner declared, or a role declared `'all'`);
- * - `none`: no row (a role the owner declaration does not name, or no user);
+ * - `none`: no row (a role `access.owner` does not name, or no user);
  * - `own` / `team`: the rows owned by `userId` (and, for a team, by the accounts whose `team` field names
  *   `userId`);
  * - `through`: the rows whose sub-records point at a record `userId` owns (`ThroughItems`).
@@ -58,7 +58,7 @@ export interface Principal {
 
 /** The reach of `user` into `r`'s rows (see `Reach`). */
 export function reachOf(r: ResourceDef, user: Principal | undefined): Reach {
-  const owner = r.owner;
+  const owner = r.access.owner;
   if (!owner) return ALL;
   if (!user || typeof user.id !== 'string') return NONE;
   const declared = owner.roles[user.role as keyof OwnerDef['roles']];
@@ -100,7 +100,8 @@ export function authorize(user: Principal | undefined, r: ResourceDef, action: A
   // Owning through sub-records is reading and changing what one is part of, never making it.
   if (allowed && reach.kind === 'through' && typeof action === 'object' && 'dialog' in action && action.dialog.kind === 'create') allowed = false;
   if (allowed && record && reach.kind === 'none') allowed = false;
-  if (allowed && record && reach.kind === 'own' && !r.owner!.via) allowed = record[r.owner!.field] === reach.userId;
+  const owner = r.access.owner;
+  if (allowed && record && reach.kind === 'own' && owner && !owner.via) allowed = record[owner.field] === reach.userId;
   return { allowed, reach };
 }
 

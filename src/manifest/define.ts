@@ -9,7 +9,7 @@ import { checkStates, transitionsOf } from './states.ts';
 import { itemsProblem } from './items.ts';
 import { TIMESTAMP_FIELDS } from './list.ts';
 import { withImplicitDetails } from './offers.ts';
-import { UPLOAD_ENDPOINTS, type DialogDef, type NotifyDef, type Embed, type ReadDef, type ResourceDef, type ResourceInput } from './types.ts';
+import { UPLOAD_ENDPOINTS, type ActionDialog, type CreateDialog, type UpdateDialog, type DialogDef, type FieldDef, type NotifyDef, type Embed, type ReadDef, type ResourceDef, type ResourceInput } from './types.ts';
 
 export function defineResource(input: ResourceInput): ResourceDef {
   const r: ResourceDef = {
@@ -61,11 +61,16 @@ export function defineResource(input: ResourceInput): ResourceDef {
     parseCall(op.call); // throws on a malformed call
     if (!op.handler) fail(`operation ${name} names no handler`);
   }
-  for (const [type, d] of Object.entries(r.dialogs)) checkDialog(type, d, known, fail);
+  for (const [type, d] of Object.entries(r.dialogs)) {
+    checkDialog(type, d, known, fail);
+    if ('pick' in d) checkOnly(type, d, r.fields, fail);
+  }
   for (const [name, declared] of [...Object.entries(r.dialogs), ...Object.entries(r.operations)])
     if ('notify' in declared && declared.notify) checkNotify(r, name, declared.notify, fail);
-  if (r.owner) {
-    const { field: ownerField, via } = r.owner;
+  // Ownership is part of the one access declaration; a manifest outside the typecheck may still say it apart.
+  if ('owner' in input) fail(`'owner' is declared inside 'access' (access: { read, write, owner })`);
+  if (r.access.owner) {
+    const { field: ownerField, via } = r.access.owner;
     if (via ? fieldOf(via)?.kind !== 'reference' : !fieldNames.has(ownerField))
       fail(via ? `owner goes via '${via}', which is not a reference field` : `owner field '${ownerField}' is not declared`);
   }
@@ -80,7 +85,7 @@ export function defineResource(input: ResourceInput): ResourceDef {
   for (const { transition: t } of transitionsOf(r)) if (t.notify) checkNotify(r, `transition ${t.name}`, t.notify, fail);
   if (r.single) {
     const { field: one, while: holds } = r.single;
-    if (!fieldNames.has(one) || !r.owner || r.owner.via) fail(`single '${one}' needs a declared field and an owner field of its own`);
+    if (!fieldNames.has(one) || !r.access.owner || r.access.owner.via) fail(`single '${one}' needs a declared field and an owner field of its own`);
     for (const name of Object.keys(holds)) if (!fieldNames.has(name)) fail(`single: while names unknown field '${name}'`);
   }
   // Every list's rows open something (issue 51): a listed resource without a details dialog gets one.
@@ -101,6 +106,16 @@ function checkDialog(type: string, d: DialogDef, known: (n: string) => boolean, 
     const { params } = parseCall(d.call);
     if ((d.kind === 'update' || d.kind === 'remove') && !params.includes('id')) fail(`dialog ${type} call has no {id}`);
     if (d.kind === 'create' && params.length) fail(`dialog ${type}: a create call takes no path parameter`);
+  }
+}
+
+/** A dialog's `only` narrows a picked select field to some of its options, never to none or to others. */
+function checkOnly(type: string, d: CreateDialog | UpdateDialog | ActionDialog, fields: readonly FieldDef[], fail: (w: string) => never) {
+  for (const [name, only] of Object.entries(d.only ?? {})) {
+    const f = fields.find((x) => x.name === name);
+    if (!f || !d.pick.includes(name) || f.kind !== 'select' || !f.options) fail(`dialog ${type}: only '${name}' is not a picked select field`);
+    if (!only.values.length) fail(`dialog ${type}: only '${name}' offers no value`);
+    for (const v of only.values) if (!f.options.includes(v)) fail(`dialog ${type}: only '${name}' offers '${v}', which the field does not allow`);
   }
 }
 
@@ -127,7 +142,7 @@ function checkEmbed(embed: Embed, known: (n: string) => boolean, fail: (w: strin
 function checkNotify(r: ResourceDef, name: string, notify: NotifyDef | readonly NotifyDef[], fail: (w: string) => never) {
   const secrets = new Set(r.fields.filter((f) => f.secret).map((f) => f.name));
   for (const n of Array.isArray(notify) ? notify : [notify as NotifyDef]) {
-    if (n.to === 'owner' && (!r.owner || r.owner.via)) fail(`${name} notifies the owner, but the resource declares no owner field of its own`);
+    if (n.to === 'owner' && (!r.access.owner || r.access.owner.via)) fail(`${name} notifies the owner, but the resource declares no owner field of its own`);
     if (typeof n.to === 'object' && !n.to.field) fail(`${name} notifies a field but names none`);
     if (!n.title.trim() || !n.message.trim() || !n.category.trim()) fail(`${name} notifies without a title, message or category`);
     for (const [, field] of `${n.title} ${n.message}`.matchAll(/\{(\w+)\}/g))

@@ -8,7 +8,7 @@ export { messages } from './messages.ts';
 export { defineResource } from './define.ts';
 export { createRegistry, type Registry } from './registry.ts';
 export { API_BASE, urlOf, parseCall, fillPath, routerPath, type ParsedCall } from './call.ts';
-export { bodySchema, formJsonSchema, pickedFields, ruleOf, labelOf, issuesByField } from './schema.ts';
+export { bodySchema, formJsonSchema, offeredRuleOf, pickedFields, ruleOf, labelOf, issuesByField } from './schema.ts';
 export { isSortable, isFilterable, isRangeFilterable, listFields, listOptions, RANGE_ENDS, TIMESTAMP_FIELDS, timestampFields, type ListOptions } from './list.ts';
 export * from './uploads.ts';
 export { fromWire } from './schema.ts';

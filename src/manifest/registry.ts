@@ -44,13 +44,13 @@ export function createRegistry(resources: readonly ResourceDef[]): Registry {
           fail(`${r.name}.${f.name}: '${f.dependsOn.via}' of ${target!.name} is not a filterable reference to what '${on.name}' holds`);
       }
     }
-    if (r.owner) {
+    if (r.access.owner) {
       // Owners are accounts; a team is a field of the accounts naming the one it works under.
       const accounts = byName.get('users');
-      const { via, field } = r.owner;
+      const { via, field } = r.access.owner;
       const holder = via ? byName.get(r.fields.find((f) => f.name === via)!.reference!) : r;
       if (!holder?.fields.some((f) => f.name === field)) fail(`${r.name}: owner field '${field}' is not a field of ${holder?.name}`);
-      for (const reach of Object.values(r.owner.roles)) {
+      for (const reach of Object.values(r.access.owner.roles)) {
         if (reach && typeof reach === 'object' && 'team' in reach && !accounts?.fields.some((f) => f.name === reach.team))
           fail(`${r.name}: owner team '${reach.team}' is not a field of users`);
         if (reach && typeof reach === 'object' && 'through' in reach) {

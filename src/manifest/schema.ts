@@ -56,9 +56,24 @@ function fallbackRule(f: FieldDef): z.ZodType {
   return z.string().optional();
 }
 
-/** The rule of a picked field as this dialog sends it (see `optional` and `wire` on form dialogs). */
+/**
+ * The rule of a field in one dialog, before the shape it is sent in: the field's own, or, where the
+ * dialog takes only some of a select's values (`only`), those values alone. Form and server both read
+ * it, so a select never offers what the route refuses. A value outside them that the field allows is
+ * answered with the dialog's message; anything else with the field's own.
+ */
+export function offeredRuleOf(f: FieldDef, dialog: DialogDef): z.ZodType {
+  const rule = ruleOf(f);
+  const only = 'pick' in dialog ? dialog.only?.[f.name] : undefined;
+  if (!only) return rule;
+  return z.enum(only.values, {
+    error: (issue) => (rule.safeParse(issue.input).success ? only.message : rule.safeParse(issue.input).error?.issues[0]?.message),
+  });
+}
+
+/** The rule of a picked field as this dialog sends it (see `only`, `optional` and `wire` on form dialogs). */
 export function dialogRuleOf(f: FieldDef, dialog: DialogDef): z.ZodType {
-  let rule = ruleOf(f);
+  let rule = offeredRuleOf(f, dialog);
   if (!('pick' in dialog)) return rule;
   if (dialog.wire?.[f.name] === 'option') {
     // A missing or malformed option is answered with the field's own message ('Country is required!').

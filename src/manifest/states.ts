@@ -34,7 +34,7 @@ export interface TransitionDef {
   to: string;
   /**
    * The roles that may make it (the server's own writes, without a user, are not asked). Which records a
-   * role reaches is still the resource's `owner`: a seller resubmits only its own document. None (`[]`):
+   * role reaches is still the resource's `access.owner`: a seller resubmits only its own document. None (`[]`):
    * only the server's own work makes it (a job expiring an order at its time).
    */
   roles: readonly Role[];

@@ -312,7 +312,8 @@ export type DialogComponent = () => Promise<{ default: unknown }>;
 export interface NotifyDef {
   /**
    * Who is told:
-   * - `'owner'`: the record's owner, by the resource's `owner.field` (a resource with an `owner`);
+   * - `'owner'`: the record's owner, by the resource's `access.owner.field` (a resource declaring an
+   *   `access.owner` without `via`);
    * - `'admins'`: every admin account that is not disabled;
    * - `{ field }`: the user whose id the record holds in `field` (`{ field: 'sellerId' }`; `'id'` on an account).
    */
@@ -330,6 +331,14 @@ export interface NotifyDef {
   type: NotificationType;
   /** Its `metadata.category`: what the bell groups and filters it by ('commission', 'documents', 'account'). */
   category: string;
+}
+
+/** The values of a select field one dialog offers and accepts (`only` on form dialogs), and what it says to the others. */
+export interface OnlyValues {
+  /** The values offered, a part of the field's options, at least one. */
+  values: readonly [string, ...string[]];
+  /** The 400's message under the field for a value the field allows but this dialog does not. */
+  message: string;
 }
 
 /** A dialog that sends a form to a call: create, update and action dialogs. */
@@ -353,6 +362,14 @@ interface FormDialog extends DialogBase {
    * add sends country as an object, update as a string).
    */
   wire?: Record<string, 'option'>;
+  /**
+   * Picked select fields of which this dialog offers and accepts only some values: the form's select
+   * offers `values` alone, and the server answers another value the field allows with `message` (400
+   * under the field; a value the field itself refuses keeps the field's own message). Example (Create
+   * user: agents, dealers and sellers are made from their own lists, with their profiles):
+   * `only: { role: { values: ['admin', 'user', 'support'], message: 'Agents, dealers and sellers are created from their own lists…' } }`.
+   */
+  only?: Record<string, OnlyValues>;
   /** Notifications sent after the call succeeded (see `NotifyDef`). */
   notify?: NotifyDef | readonly NotifyDef[];
 }
@@ -596,13 +613,12 @@ export interface ThroughItems {
 }
 
 /**
- * Who owns each record of a resource, and which rows each role reaches. The server applies it to every
- * read (lists, counts, one-record reads, exports) and every write (update, remove, operations with an
- * `{id}`); a row out of reach answers 404, as an id that does not exist does, so ids cannot be probed.
- * A role with access to the resource but not named in `roles` reaches no row.
- *
- * Example (a product belongs to its seller; a dealer sees its sellers' products):
- * `owner: { field: 'sellerId', roles: { admin: 'all', seller: 'own', dealer: { team: 'dealerId' } } }`.
+ * Who owns each record of a resource, and which rows each role reaches (`ResourceAccess.owner`). The
+ * server applies it to every read (lists, counts, one-record reads, exports) and every write (update,
+ * remove, operations with an `{id}`); a row out of reach answers 404, as an id that does not exist does,
+ * so ids cannot be probed. A role with access to the resource but not named in `roles` reaches no row.
+ * On create, a role reaching only its own rows becomes the owner (a value it sends is refused unless it
+ * is itself); a team role may create for itself or one of its team; a role reaching `through` creates none.
  */
 export interface OwnerDef {
   /**
@@ -616,6 +632,41 @@ export interface OwnerDef {
   roles: Partial<Record<Role, OwnerReach>>;
 }
 
+/**
+ * A resource's access: the one declaration `authorize` (src/manifest/authorize.ts) answers from, asked by
+ * the server's guard and records service and by the client alike. It answers two questions:
+ * - who may call what: `read` covers the resource's reads (lists, one-record reads, exports, details
+ *   dialogs), `write` its other dialogs and its operations; a dialog, read or operation may declare an
+ *   `access` of its own in place of these (the buyer alone places an order: `access: ['user']`);
+ * - which rows each role reaches: `owner`. Omit it and every role with access reaches every row.
+ *
+ * `owner` is a key beside `read` and `write`, not a reach written into each list, because a role's
+ * reach is one for all its calls: a seller lists, reads, updates and removes the same rows, so it is
+ * said once per role and cannot drift between reading and writing. Who owns a record (`field`, `via`) is
+ * said once for the resource, as every role's reach is measured from the same owner.
+ *
+ * Examples:
+ * - every row to whoever may call (site content):
+ *   `access: { read: ['admin'], write: ['admin'] }`;
+ * - own rows (an agent reads its own profile; admins read and write every one):
+ *   `access: { read: ['admin', 'agent'], write: ['admin'], owner: { field: 'userId', roles: { admin: 'all', agent: 'own' } } }`;
+ * - a team (a dealer reaches its sellers' products, and its own):
+ *   `owner: { field: 'sellerId', roles: { admin: 'all', seller: 'own', dealer: { team: 'dealerId' } } }`;
+ * - the owner found via a reference (a payout is its order's seller's):
+ *   `owner: { via: 'order', field: 'sellerId', roles: { admin: 'all', seller: 'own' } }`;
+ * - through sub-records (a seller reaches the orders whose lines hold its products; the buyer owns them):
+ *   `owner: { field: 'buyerId', roles: { admin: 'all', user: 'own',
+ *   seller: { through: { items: 'lines', via: 'product', field: 'sellerId' } } } }`.
+ */
+export interface ResourceAccess {
+  /** Who may call the resource's reads. */
+  read: Access;
+  /** Who may call its writes: dialogs (other than details) and operations. */
+  write: Access;
+  /** Who owns each record and which rows each role reaches (see `OwnerDef`). Omit: every row. */
+  owner?: OwnerDef;
+}
+
 /** The input of `defineResource`. */
 export interface ResourceInput {
   /** The resource's name: react-admin resource name and table name. */
@@ -624,8 +675,8 @@ export interface ResourceInput {
   label: string;
   /** Plural label for menus and list titles. */
   plural: string;
-  /** Role access. `read` covers the reads, `write` the dialogs unless a dialog narrows it. */
-  access: { read: Access; write: Access };
+  /** Who may call what, and which rows each role reaches: the one access declaration (`ResourceAccess`). */
+  access: ResourceAccess;
   /** The fields, in form and column order. `id` is implicit. */
   fields: readonly FieldDef[];
   /** The field that names a record when it is shown elsewhere (parents shown by name). Default `name`. */
@@ -652,11 +703,10 @@ export interface ResourceInput {
   /** A setting naming one record as the default. */
   defaultRecord?: DefaultRecord;
   /**
-   * Who owns each record and which rows each role reaches. Omit: every role with access reaches every
-   * row. On create, a role reaching only its own rows becomes the owner (a value it sends is refused
-   * unless it is itself); a team role may create for itself or one of its team.
+   * Not a key of its own: ownership is declared inside `access` (`access: { read, write, owner }`, see
+   * `ResourceAccess`), so a manifest still writing `owner` here fails the typecheck (and `defineResource`).
    */
-  owner?: OwnerDef;
+  owner?: never;
   /**
    * Lifecycle hooks (`beforeChange`, `afterChange`, `afterRemove`: see `ResourceHooks` in hooks.ts), run by
    * the records service inside the write's transaction. Referenced as a value imported from the feature
@@ -681,7 +731,7 @@ export interface ResourceInput {
 
 /** See `ResourceInput.single`. */
 export interface SingleDef {
-  /** The field whose value there is one of (a document's `kind`); the owner field (`owner.field`) is the other. */
+  /** The field whose value there is one of (a document's `kind`); the owner field (`access.owner.field`) is the other. */
   field: string;
   /** What the record holds while it counts (`{ status: 'PENDING' }`). */
   while: Record<string, string | number | boolean>;
@@ -689,8 +739,8 @@ export interface SingleDef {
   message: string;
 }
 
-/** A resource after `defineResource` checked it. */
-export interface ResourceDef extends ResourceInput {
+/** A resource after `defineResource` checked it; its ownership is read at `access.owner` only. */
+export interface ResourceDef extends Omit<ResourceInput, 'owner'> {
   title: string;
   sort: { field: string; order: 'ASC' | 'DESC' };
   reads: Record<string, ReadDef>;

@@ -15,28 +15,7 @@ import { parseListQuery } from '../../src/server/db/list-query.ts';
 import { csvChunks, csvColumns, EXPORT_PAGE } from '../../src/server/routes/export.ts';
 import { labelledReferences } from '../../src/server/db/labels.ts';
 import { engines, startTestServer, type TestServer } from '../support/server.ts';
-
-/** RFC 4180 read back: quoted cells may hold commas, doubled quotes and line breaks. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(cell), (cell = '');
-    else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(cell), rows.push(row), (row = []), (cell = ''), i++;
-    } else cell += c;
-  }
-  if (cell !== '' || row.length) row.push(cell), rows.push(row);
-  return rows;
-}
+import { parseCsv } from '../support/csv.ts';
 
 /** The shelves: enough rows for several export pages, and names a spreadsheet would misread. */
 const SHELVES = 1234;

@@ -176,11 +176,11 @@ describe.each(engines)('list values (%s)', (engine) => {
     const role = access === 'signedIn' || access.includes('admin') ? 'admin' : access[0];
     const cookie = await server.login(role);
     let id = 'a'.repeat(24);
-    if (r.owner && !r.owner.via && path.includes('{id}')) {
+    if (r.access.owner && !r.access.owner.via && path.includes('{id}')) {
       const me = (await server.api('GET', '/getcurrentuser', { cookie })).body.id;
       const now = new Date().toISOString();
       id = newId();
-      await server.db.insertInto(r.name).values({ id, [r.owner.field]: me, createdAt: now, updatedAt: now }).execute();
+      await server.db.insertInto(r.name).values({ id, [r.access.owner.field]: me, createdAt: now, updatedAt: now }).execute();
     }
     const send = async (value: unknown) => {
       const res = await server.api(method, path.replace('{id}', id), { cookie, body: { [f.name]: value } });

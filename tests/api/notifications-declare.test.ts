@@ -12,8 +12,7 @@ const base = (notify: NotifyDef | NotifyDef[], owner = true): ResourceInput => (
   name: 'things',
   label: 'Thing',
   plural: 'Things',
-  access: { read: ['admin'], write: ['admin'] },
-  ...(owner ? { owner: { field: 'userId', roles: { admin: 'all' as const } } } : {}),
+  access: { read: ['admin'], write: ['admin'], ...(owner ? { owner: { field: 'userId', roles: { admin: 'all' as const } } } : {}) },
   fields: [
     field.text('name', { rule: z.string() }),
     field.select('status', ['OPEN', 'SHUT'], { choices: [{ value: 'OPEN', label: 'Open' }, { value: 'SHUT', label: 'Shut' }] }),

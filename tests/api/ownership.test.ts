@@ -13,13 +13,13 @@ import { newId } from '../../src/server/db/id.ts';
 import { VERSION } from '../../src/server/db/tables.ts';
 import { engines, startTestServer, type TestServer } from '../support/server.ts';
 
-const owned = registry.resources.filter((r) => r.owner);
+const owned = registry.resources.filter((r) => r.access.owner);
 const PASSWORD = 'matrix-pass-1';
 const allowed = (access: ResourceDef['access']['read'], role: Role) => access === 'signedIn' || access.includes(role);
 
 /** The roles a resource lets reach only some rows, with how (own or a team field). */
 function narrowRoles(r: ResourceDef): { role: Role; team?: string }[] {
-  return Object.entries(r.owner!.roles).flatMap(([role, reach]) =>
+  return Object.entries(r.access.owner!.roles).flatMap(([role, reach]) =>
     reach === 'own' ? [{ role: role as Role }] : reach && typeof reach === 'object' && 'team' in reach ? [{ role: role as Role, team: reach.team }] : [],
   );
 }
@@ -53,7 +53,7 @@ describe.each(engines)('ownership matrix (%s)', (engine) => {
 
   /** A row of `r` owned by `ownerId`, written straight to the table (through its `via` record if any). */
   async function ownedRow(r: ResourceDef, ownerId: string): Promise<string> {
-    const owner = r.owner!;
+    const owner = r.access.owner!;
     const id = newId();
     let values: Record<string, unknown> = { id, ...stamp, [VERSION]: 1 };
     if (owner.via) {

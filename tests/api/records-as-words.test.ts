@@ -18,35 +18,14 @@ import { labelledReferences } from '../../src/server/db/labels.ts';
 import { parseListQuery } from '../../src/server/db/list-query.ts';
 import { csvChunks } from '../../src/server/routes/export.ts';
 import { engines, startTestServer, type TestServer } from '../support/server.ts';
+import { csvRecords, parseCsv } from '../support/csv.ts';
 import { account, makeBranch, productBody } from './fixtures/catalogue.ts';
-
-/** RFC 4180 read back (quoted cells may hold commas, quotes and line breaks). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(cell), (cell = '');
-    else if (c === '\r' && text[i + 1] === '\n') row.push(cell), rows.push(row), (row = []), (cell = ''), i++;
-    else cell += c;
-  }
-  if (cell !== '' || row.length) row.push(cell), rows.push(row);
-  return rows;
-}
 
 /** The CSV export of the products, as `cookie`'s role gets it: its rows as objects by header. */
 async function productsCsv(server: TestServer, cookie: string) {
   const res = await fetch(`${server.url}${urlOf(parseCall(products.reads.list.call).path)}?format=csv`, { headers: { cookie } });
   expect(res.status).toBe(200);
-  const [header, ...rows] = parseCsv((await res.text()).replace(/^\ufeff/, ''));
-  return { header, rows: rows.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i]]))) };
+  return csvRecords(await res.text());
 }
 
 const sendCall = parseCall((notifications.dialogs.sendNotificationModal as { call: `POST /${string}` }).call);

@@ -36,10 +36,13 @@ const orders = defineResource({
   label: 'Order',
   plural: 'Orders',
   title: 'reference',
-  access: { read: ['admin', 'seller', 'user'], write: ['admin', 'seller', 'user'] },
-  owner: {
-    field: 'buyerId',
-    roles: { admin: 'all', user: 'own', seller: { through: { items: 'lines', via: 'product', field: 'sellerId' } } },
+  access: {
+    read: ['admin', 'seller', 'user'],
+    write: ['admin', 'seller', 'user'],
+    owner: {
+      field: 'buyerId',
+      roles: { admin: 'all', user: 'own', seller: { through: { items: 'lines', via: 'product', field: 'sellerId' } } },
+    },
   },
   fields: [
     field.text('reference', { rule: rules.text(1, 'Reference is required.') }),

@@ -21,8 +21,7 @@ const trials = defineResource({
   label: 'State trial',
   plural: 'State trials',
   title: 'title',
-  access: { read: ['admin', 'seller'], write: ['admin', 'seller'] },
-  owner: { field: 'ownerId', roles: { admin: 'all', seller: 'own' } },
+  access: { read: ['admin', 'seller'], write: ['admin', 'seller'], owner: { field: 'ownerId', roles: { admin: 'all', seller: 'own' } } },
   fields: [
     field.text('title', { rule: rules.text(1, 'Title is required.') }),
     field.number('limit', { rule: z.number() }),

@@ -7,14 +7,13 @@
  *   again, the link says it was used;
  * - "Change password" in the account menu: the current password is checked, the new one works.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { resetLinkOf, startSmtp, type TestSmtp } from '../support/smtp.ts';
-import { closeTransports } from '../../src/server/email/index.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { resetLinkOf } from '../support/smtp.ts';
 import { PASSWORD_MESSAGES } from '../../resources/people.ts';
 import { SELF_SERVICE_MESSAGES } from '../../resources/self-service.ts';
-import { hasChromium, launch } from './support/browser.ts';
+import { hasChromium } from './support/browser.ts';
+import { accountMenu, signInAs as signInWith, startMailedBrowser, type MailedBrowser } from './support/accounts.ts';
 import { dialogOf, toastOf } from './support/admin.ts';
 import { axeFindings, describeFindings } from './support/axe.ts';
 
@@ -24,50 +23,19 @@ const AFTER_CHANGE = 'Change#2025';
 
 // Each test signs in two or three times in fresh contexts: on loaded cores that is more than the default two minutes.
 describe.skipIf(!hasChromium)('accounts people manage themselves, in the browser', { timeout: 300_000 }, () => {
-  let server: TestServer;
-  let smtp: TestSmtp;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  const pageErrors: string[] = [];
-  const saved = process.env.SMTP_URL;
-
-  async function freshPage(): Promise<Page> {
-    const context = await browser.newContext();
-    contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    return page;
-  }
-  const accountMenu = (page: Page) => page.getByRole('button', { name: /account menu/i });
-
-  async function signInAs(page: Page, email: string, password: string) {
-    await page.goto(server.url);
-    await page.locator('input[name="username"]').fill(email);
-    await page.locator('input[name="password"]').fill(password);
-    await page.getByRole('button', { name: /sign in/i }).click();
-  }
+  let run: MailedBrowser;
+  const freshPage = () => run.freshPage();
+  const signInAs = (page: Page, email: string, password: string) => signInWith(page, run.server.url, email, password);
 
   beforeAll(async () => {
-    smtp = await startSmtp();
-    process.env.SMTP_URL = smtp.url;
-    server = await startTestServer({ clientDir: inject('clientDir') });
-    browser = await launch();
+    run = await startMailedBrowser();
   });
-  afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
-    await browser?.close();
-    await server?.close();
-    if (saved === undefined) delete process.env.SMTP_URL;
-    else process.env.SMTP_URL = saved;
-    closeTransports();
-    await smtp?.close();
-  });
+  afterAll(() => run?.close());
 
   it('signs a referred buyer up from the sign-in page, signed in at once and again later', async () => {
     const page = await freshPage();
     // A referral link (spec §9 `bref`): the seeded agent's invite code.
-    await page.goto(`${server.url}/?bref=DEMO-AGENT#/login`);
+    await page.goto(`${run.server.url}/?bref=DEMO-AGENT#/login`);
     await page.getByRole('link', { name: 'Create account' }).click();
     await page.getByRole('heading', { name: 'Create account', level: 1 }).waitFor();
     expect(await page.getByLabel('Referral code (optional)').inputValue()).toBe('DEMO-AGENT');
@@ -87,8 +55,8 @@ describe.skipIf(!hasChromium)('accounts people manage themselves, in the browser
     // Signed in as the new buyer.
     await expect.poll(() => accountMenu(page).getAttribute('aria-label')).toBe(`${BUYER.name}, account menu`);
 
-    const stored = await server.db.selectFrom('users').selectAll().where('email', '=', BUYER.email).executeTakeFirstOrThrow();
-    const agent = await server.db.selectFrom('users').select('id').where('email', '=', 'agent@demo.test').executeTakeFirstOrThrow();
+    const stored = await run.server.db.selectFrom('users').selectAll().where('email', '=', BUYER.email).executeTakeFirstOrThrow();
+    const agent = await run.server.db.selectFrom('users').select('id').where('email', '=', 'agent@demo.test').executeTakeFirstOrThrow();
     expect(stored).toMatchObject({ name: BUYER.name, role: 'user', referredBy: agent.id });
 
     const later = await freshPage();
@@ -98,16 +66,16 @@ describe.skipIf(!hasChromium)('accounts people manage themselves, in the browser
 
   it('resets a forgotten password with the emailed link, which works once', async () => {
     const page = await freshPage();
-    await page.goto(`${server.url}/#/login`);
+    await page.goto(`${run.server.url}/#/login`);
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await page.getByRole('heading', { name: 'Forgot password?', level: 1 }).waitFor();
     await page.getByLabel(/^Email/).fill(BUYER.email);
     await page.getByRole('button', { name: 'Email me a link' }).click();
     await page.getByRole('status').filter({ hasText: SELF_SERVICE_MESSAGES.resetRequested }).waitFor();
 
-    await expect.poll(() => smtp.to(BUYER.email).length).toBe(1);
-    const link = resetLinkOf(smtp.to(BUYER.email)[0]);
-    expect(link, smtp.to(BUYER.email)[0].text).toMatch(new RegExp(`^${server.url}/#/reset-password\\?token=`));
+    await expect.poll(() => run.smtp.to(BUYER.email).length).toBe(1);
+    const link = resetLinkOf(run.smtp.to(BUYER.email)[0]);
+    expect(link, run.smtp.to(BUYER.email)[0].text).toMatch(new RegExp(`^${run.server.url}/#/reset-password\\?token=`));
 
     await page.goto(link!);
     await page.getByRole('heading', { name: 'Choose a new password', level: 1 }).waitFor();
@@ -152,13 +120,13 @@ describe.skipIf(!hasChromium)('accounts people manage themselves, in the browser
     await expect.poll(() => toastOf(page).textContent()).toContain(SELF_SERVICE_MESSAGES.passwordChanged);
     await dialog.waitFor({ state: 'detached' });
     // Still signed in here (the answer started this session afresh).
-    expect((await page.request.get(`${server.url}/api/admin/v1/getcurrentuser`)).status()).toBe(200);
+    expect((await page.request.get(`${run.server.url}/api/admin/v1/getcurrentuser`)).status()).toBe(200);
 
     const later = await freshPage();
     await signInAs(later, BUYER.email, AFTER_RESET);
     await later.getByText(/Invalid email or password/).first().waitFor();
     await signInAs(later, BUYER.email, AFTER_CHANGE);
     await expect.poll(() => accountMenu(later).getAttribute('aria-label')).toBe(`${BUYER.name}, account menu`);
-    expect(pageErrors).toEqual([]);
+    expect(run.pageErrors).toEqual([]);
   });
 });

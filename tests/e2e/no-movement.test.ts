@@ -117,9 +117,12 @@ describe.skipIf(!hasChromium)('nothing moves under the pointer', () => {
     expect(asked).toEqual([]);
     expect(errors).toEqual([]);
 
-    // Signed in, the question is asked (a session exists); signed out, it is not asked again.
+    // Signed in, the question is asked on a new visit (a session exists: the sign-in answer itself says
+    // who signed in, issue 51.10, so the visit that signed in need not ask); signed out, it is not asked again.
     await signIn(page, server.url, demoEmail('seller'), DEMO_PASSWORD);
-    expect(asked.length).toBeGreaterThan(0);
+    await page.reload();
+    await page.locator('#react-admin-title').waitFor();
+    await expect.poll(() => asked.length).toBeGreaterThan(0);
     await page.getByRole('button', { name: /account menu/i }).click();
     await page.getByRole('menuitem', { name: /logout/i }).click();
     await page.locator('input[name="username"]').waitFor();

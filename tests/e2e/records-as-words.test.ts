@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { csvRecords } from '../support/csv.ts';
 import { DEMO_PASSWORD, demoEmail } from '../../src/server/seed/index.ts';
 import { registry } from '../../resources/index.ts';
 import { labelOf } from '../../src/manifest/index.ts';
@@ -17,27 +18,6 @@ import { hasChromium, launch } from './support/browser.ts';
 import { dialogOf, openList, signIn, toastOf } from './support/admin.ts';
 
 const fieldOf = (resource: string, name: string) => registry.resource(resource).fields.find((f) => f.name === name)!;
-
-/** RFC 4180 read back (quoted cells may hold commas, quotes and line breaks). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(cell), (cell = '');
-    else if (c === '\r' && text[i + 1] === '\n') row.push(cell), rows.push(row), (row = []), (cell = ''), i++;
-    else cell += c;
-  }
-  if (cell !== '' || row.length) row.push(cell), rows.push(row);
-  return rows;
-}
 
 describe.skipIf(!hasChromium)('records that read as words, in Chromium', () => {
   let server: TestServer;
@@ -86,15 +66,13 @@ describe.skipIf(!hasChromium)('records that read as words, in Chromium', () => {
   it('a CSV download of Products holds each reference’s label beside its id', async () => {
     await openList(page, 'Products');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export' }).or(page.getByRole('link', { name: 'Export' })).first().click()]);
-    const text = readFileSync((await download.path())!, 'utf8').replace(/^\ufeff/, '');
-    const [header, ...rows] = parseCsv(text);
-    const at = (name: string) => header.indexOf(name);
-    expect(header[at('category') + 1]).toBe('category label');
-    const lamp = rows.find((r) => r[0] === productId)!;
-    expect(lamp[at('category')]).toBe(lamps.category);
-    expect(lamp[at('category label')]).toBe('Lamps');
-    expect(lamp[at('childCategory label')]).toBe('Lamps child');
-    expect(lamp[at('sellerId label')]).toBe('Demo Seller');
+    const { header, rows } = csvRecords(readFileSync((await download.path())!, 'utf8'));
+    expect(header[header.indexOf('category') + 1]).toBe('category label');
+    const lamp = rows.find((r) => r.id === productId)!;
+    expect(lamp.category).toBe(lamps.category);
+    expect(lamp['category label']).toBe('Lamps');
+    expect(lamp['childCategory label']).toBe('Lamps child');
+    expect(lamp['sellerId label']).toBe('Demo Seller');
   });
 
   /** Goes to an address of the app (any open dialog closes with the address it had) and waits for its title. */

@@ -86,6 +86,8 @@ describe('a field with declared choices is a select of their labels', () => {
     await userEvent.setup().click(select);
     const listbox = await screen.findByRole('listbox');
     const offered = within(listbox).getAllByRole('option').map((o) => o.textContent).filter(Boolean);
-    expect(offered).toEqual(f.choices!.map((c) => c.label));
+    // A dialog taking only some of the values (`only`: Create user's roles) offers those alone.
+    const only = 'pick' in dialog ? dialog.only?.[f.name]?.values : undefined;
+    expect(offered).toEqual(f.choices!.filter((c) => !only || only.includes(String(c.value))).map((c) => c.label));
   });
 });

@@ -15,12 +15,12 @@ const READ_AT_MOST = 100;
 /** `uiSchema` with the values the user already holds disabled in `single.field`'s select. */
 export function useSingleTaken(resource: ResourceDef, dialog: DialogDef, uiSchema: UiSchema): UiSchema {
   const single = resource.single;
-  const asks = !!single && !!resource.owner && makesRecord(dialog) && 'pick' in dialog && dialog.pick.includes(single.field);
+  const asks = !!single && !!resource.access.owner && makesRecord(dialog) && 'pick' in dialog && dialog.pick.includes(single.field);
   const { identity } = useGetIdentity();
   const me = identity?.id;
   const { data } = useGetList(
     resource.name,
-    { pagination: { page: 1, perPage: READ_AT_MOST }, filter: { ...single?.while, [resource.owner?.field ?? 'id']: me } },
+    { pagination: { page: 1, perPage: READ_AT_MOST }, filter: { ...single?.while, [resource.access.owner?.field ?? 'id']: me } },
     { enabled: asks && me !== undefined && me !== '' },
   );
   return useMemo(() => {

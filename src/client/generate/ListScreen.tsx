@@ -56,9 +56,16 @@ import { MoreFiltersButton } from './more-filters.tsx';
 import { useFitColumns } from './fit-columns.ts';
 import { cellTextSx, showCutText } from './cell-text.ts';
 import { emptyText } from './empty-text.ts';
+import { PrefetchNextPage } from './next-page.tsx';
 
 /** Spec's page size; the server answers `Content-Range: … 0-24/…` for the first page. */
 const PER_PAGE = 25;
+/**
+ * How long the list waits after the last keystroke of a search (or a filter's change) before it asks:
+ * react-admin's 500 ms was most of what a search took (issue 51.10). Shorter is cheap now that a
+ * request a later keystroke made stale is cancelled (providers/data.ts, `supportAbortSignal`).
+ */
+const FILTER_DEBOUNCE_MS = 150;
 
 /** A failed list shows its alert, not a toast as well. */
 const quietErrors = { onError: () => {} };
@@ -180,7 +187,7 @@ export function ListScreen({ resource }: { resource: ResourceDef }) {
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const { creates, edit, more, remove, details } = useMemo(() => listDialogs(registry, resource, permissions), [registry, resource, permissions]);
   const canWrite = mayCall(permissions, resource, 'write');
-  const operations = rowOperations(resource, permissions);
+  const operations = useMemo(() => rowOperations(resource, permissions), [resource, permissions]);
   const makeDefault = mayChangeDefault(resource, permissions);
   const history = offersHistory(registry, resource, permissions);
   const { reorder, failure } = resource.list ?? {};
@@ -189,9 +196,11 @@ export function ListScreen({ resource }: { resource: ResourceDef }) {
   // A click on a row (or a card's title) opens the record: its Edit dialog, else its details.
   const { rowClick, onClickCapture, openRecord } = useRowClick(edit ?? details, resource.name);
 
-  const all = columnsOf(registry, resource, permissions);
-  const chooser = all.map(columnOf);
-  const chosen = all.filter((c) => !hidden.includes(columnOf(c).key));
+  const all = useMemo(() => columnsOf(registry, resource, permissions), [registry, resource, permissions]);
+  const chooser = useMemo(() => all.map(columnOf), [all]);
+  // Keyed by content: the stored lists are new arrays at every drawing.
+  const hiddenKey = hidden.join('\n');
+  const chosen = useMemo(() => all.filter((c) => !hiddenKey.split('\n').includes(columnOf(c).key)), [all, hiddenKey]);
   // What may be left out to fit: any chosen column but the title and those the user ticked on; plain
   // columns go before states and amounts (`fieldWeight`), each from the list's end.
   const weightOf = (key: string) => fieldWeight(resource.fields.find((f) => f.name === key));
@@ -204,28 +213,36 @@ export function ListScreen({ resource }: { resource: ResourceDef }) {
   // A transition the role may make on some record is a row action too (offered per row by its state).
   const transitions = transitionsOf(resource).some(({ transition }) => typeof permissions === 'string' && transition.roles.includes(permissions as Role));
   const hasActions = edit || more.length > 0 || remove || details || operations.length > 0 || makeDefault || history || transitions;
-  const actions = hasActions && (
-    <RowActions
-      key="actions"
-      label="Actions"
-      textAlign="right"
-      resource={resource.name}
-      edit={edit}
-      more={more}
-      remove={remove}
-      details={details}
-    >
-      {operations.map((op) => (
-        <OperationButton key={op.call} operation={op} />
-      ))}
-      {makeDefault && <MakeDefaultButton resource={resource} />}
-      {history && <HistoryButton resource={resource} />}
-    </RowActions>
+  const actions = useMemo(
+    () =>
+      hasActions && (
+        <RowActions
+          key="actions"
+          label="Actions"
+          textAlign="right"
+          resource={resource.name}
+          edit={edit}
+          more={more}
+          remove={remove}
+          details={details}
+        >
+          {operations.map((op) => (
+            <OperationButton key={op.call} operation={op} />
+          ))}
+          {makeDefault && <MakeDefaultButton resource={resource} />}
+          {history && <HistoryButton resource={resource} />}
+        </RowActions>
+      ),
+    [hasActions, resource, edit, more, remove, details, operations, makeDefault, history],
   );
   // Cards on a phone; a reorderable list keeps its table (its rows are what is dragged), scrolled sideways in its own box.
   const cards = phone && !reorder;
   // A card shows what matters of every chosen column (card-list.tsx); a table what fits.
-  const columns = cards ? chosen : chosen.filter((c) => !dropped.includes(columnOf(c).key));
+  const droppedKey = dropped.join('\n');
+  const columns = useMemo(
+    () => (cards ? chosen : chosen.filter((c) => !droppedKey.split('\n').includes(columnOf(c).key))),
+    [cards, chosen, droppedKey],
+  );
   // Selection only where the role may delete, and only in a wide table (a phone's reorderable one has no room).
   const bulk = remove && !phone && (
     // Folded away (nothing selected) it is still there, moved out of sight: hidden, it takes no focus.
@@ -235,7 +252,11 @@ export function ListScreen({ resource }: { resource: ResourceDef }) {
       </BulkActionsToolbar>
     </Box>
   );
-  const select = bulk ? [<SelectRowField key="select" label="Select" sortable={false} titleSource={resource.title} />] : [];
+  const selecting = !!bulk;
+  const select = useMemo(
+    () => (selecting ? [<SelectRowField key="select" label="Select" sortable={false} titleSource={resource.title} />] : []),
+    [selecting, resource.title],
+  );
   const grid = {
     rowClick,
     bulkActionButtons: false as const,
@@ -262,12 +283,15 @@ export function ListScreen({ resource }: { resource: ResourceDef }) {
       }
       empty={<EmptyState resource={resource} creates={creates} canWrite={canWrite} />}
       perPage={PER_PAGE}
+      debounce={FILTER_DEBOUNCE_MS}
       sort={reorder ? { field: reorder.field, order: 'ASC' } : resource.sort}
       exporter={false}
       error={failure ? <ListFailure failure={failure} /> : <ListError title={`Unable to load ${inSentence(resource.plural)}`} />}
       pagination={<ListPagination />}
       queryOptions={failure ? quietErrors : undefined}
     >
+      {/* The next page is read while this one is looked at (next-page.tsx). */}
+      <PrefetchNextPage resource={resource} />
       {cards ? (
         <CardList resource={resource} columns={columns} actions={actions} onOpen={openRecord} />
       ) : (

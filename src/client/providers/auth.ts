@@ -23,7 +23,9 @@ export const AVATAR_FALLBACK = '/avatar.png';
 const AUTH_BASE = '/api/auth';
 /**
  * react-admin asks checkAuth, getIdentity and getPermissions together on every navigation; one
- * answer serves that burst. Short enough that an expired session is noticed on the next screen.
+ * answer serves that burst. Older than this, the answer is still given at once (a screen does not wait
+ * on a round trip to learn what it knew a moment ago, issue 51.10) and asked again beside it: an
+ * expired session is noticed on the next screen, or by the first request the server refuses (401).
  */
 const CURRENT_USER_TTL_MS = 5_000;
 
@@ -44,27 +46,62 @@ function dropMarker() {
 /** What asking would have answered, without asking: react-admin reads `status` as "signed out". */
 const signedOut = () => new HttpError('Unauthorized', 401);
 
-export function createAuthProvider(): AuthProvider {
-  let cached: { at: number; user: Promise<CurrentUser> } | undefined;
+/** Whether an answer is a user record (the sign-in answer is one: the account, as `getcurrentuser` gives it). */
+const isUser = (json: unknown): json is CurrentUser =>
+  typeof json === 'object' && json !== null && typeof (json as CurrentUser).id === 'string' && typeof (json as CurrentUser).role === 'string';
 
-  const currentUser = (): Promise<CurrentUser> => {
-    if (cached && Date.now() - cached.at < CURRENT_USER_TTL_MS) return cached.user;
-    if (!maybeSignedIn()) return Promise.reject(signedOut());
+export function createAuthProvider(): AuthProvider {
+  /** The last user the server named (the sign-in answer or `getcurrentuser`'s) and when. */
+  let known: { at: number; user: CurrentUser } | undefined;
+  /** The question in flight, if any: one at a time. */
+  let asking: Promise<CurrentUser> | undefined;
+
+  const ask = (): Promise<CurrentUser> => {
+    if (asking) return asking;
     const user = httpClient(`${API_BASE}/getcurrentuser`).then(({ json }) => json as CurrentUser);
-    cached = { at: Date.now(), user };
-    user.catch((error: { status?: number }) => {
-      if (cached?.user === user) cached = undefined;
-      if (error?.status === 401) dropMarker();
-    });
+    asking = user;
+    user.then(
+      (u) => {
+        if (asking === user) known = { at: Date.now(), user: u };
+      },
+      (error: { status?: number }) => {
+        if (asking !== user) return;
+        if (error?.status === 401) {
+          known = undefined;
+          dropMarker();
+        }
+      },
+    );
+    void user.finally(() => {
+      if (asking === user) asking = undefined;
+    }).catch(() => {});
     return user;
   };
-  const forget = () => (cached = undefined);
+  /**
+   * Who is signed in: a fresh answer as it is; an older one at once, asked again beside it
+   * (stale-while-revalidate); none, asked and waited for.
+   */
+  const currentUser = (): Promise<CurrentUser> => {
+    if (!maybeSignedIn()) {
+      known = undefined;
+      return Promise.reject(signedOut());
+    }
+    if (!known) return ask();
+    if (Date.now() - known.at >= CURRENT_USER_TTL_MS) void ask().catch(() => {});
+    return Promise.resolve(known.user);
+  };
+  const forget = () => {
+    known = undefined;
+    asking = undefined;
+  };
 
   return {
     async login({ username, password }: { username: string; password: string }) {
       forget();
       // react-admin's login form calls the identifier `username`; the API calls it `email`.
-      await httpClient(`${AUTH_BASE}/login`, { method: 'POST', body: JSON.stringify({ email: username, password }) });
+      const { json } = await httpClient(`${AUTH_BASE}/login`, { method: 'POST', body: JSON.stringify({ email: username, password }) });
+      // The answer is the account: the first screen need not ask who signed in (one round trip fewer).
+      if (isUser(json)) known = { at: Date.now(), user: json };
     },
     async logout() {
       forget();

@@ -4,6 +4,7 @@
  * A list read declared with `paging: 'page'` (`GET /api/gallery`) is asked `?page=&limit=` instead
  * of `range`, and answers `{ data, total }` in its body.
  * Writes never come through here: dialogs send their own declared calls (see dialogs/outcome.ts).
+ * Reads may be cancelled (`supportAbortSignal`): react-query aborts what nobody waits for any longer.
  * The registry may be given as a loader: the app's first chunk then holds no manifest (and no zod).
  */
 import simpleRestProvider from 'ra-data-simple-rest';
@@ -113,6 +114,10 @@ export function createDataProvider(registry: Registry | (() => Promise<Registry>
   }
 
   return {
+    // react-query's signal reaches every read (each passes `params.signal` on): a search typed further, a
+    // page turned again or a screen left cancels the request it no longer needs (issue 51.10), so the
+    // answers that matter are not queued behind stale ones (a browser opens six connections to a host).
+    supportAbortSignal: true,
     getList,
     getMany,
     getManyReference,

@@ -2,23 +2,23 @@
  * "Choose a new password": after signing in with a one-time password, the account must choose its own
  * before anything else (the server answers every other call 403 until it has). `PasswordGate` stands
  * in front of the whole layout, so no screen behind it starts loading what it may not load yet.
- * The new password is judged by the same rule as on the server (resources/people.ts), with §5's messages.
+ * The new password and its repeat are the pair every form that sets one draws (self-service/NewPasswordFields.tsx),
+ * judged by the same rule as on the server (resources/people.ts), with §5's messages.
  */
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { Box, Button, Card, CardContent, CircularProgress, Stack, TextField, Typography } from '@mui/material';
+import { Box, Button, Card, CardContent, CircularProgress, Stack, Typography } from '@mui/material';
 import { useGetIdentity, useLogout } from 'react-admin';
-import { PASSWORD_CHANGE_PATH, passwordRule } from '../../../resources/people.ts';
-import { SELF_SERVICE_MESSAGES } from '../../../resources/self-service.ts';
+import { PASSWORD_CHANGE_PATH } from '../../../resources/people.ts';
 import { answerOf, fieldErrorsOf, failureToast, successToast } from '../dialogs/outcome.ts';
 import { httpClient } from '../providers/http.ts';
 import { ShellLoading } from './loading.tsx';
+import { hasErrors, type FieldErrors } from './self-service/form-errors.ts';
+import { NewPasswordFields, newPasswordErrors, NO_NEW_PASSWORD } from './self-service/NewPasswordFields.tsx';
 import { useToast } from './toast.tsx';
 
 export const CHOOSE_PASSWORD_TEXTS = {
   title: 'Choose a new password',
   intro: 'You signed in with a one-time password. Choose your own to continue: 6 to 12 characters.',
-  // Declared once, with the reset page's (resources/self-service.ts).
-  mismatch: SELF_SERVICE_MESSAGES.mismatch,
   success: 'Your new password is set.',
   failure: 'Unable to set the password!',
 } as const;
@@ -33,32 +33,21 @@ export function PasswordGate({ children }: { children: ReactNode }) {
   return <>{children}</>;
 }
 
-type Errors = { password?: string; confirm?: string };
-
 export function ChoosePassword({ onChosen }: { onChosen: () => void }) {
   const toast = useToast();
   const logout = useLogout();
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [errors, setErrors] = useState<Errors>({});
+  const [pair, setPair] = useState(NO_NEW_PASSWORD);
+  const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
-
-  function check(): Errors {
-    const found: Errors = {};
-    const judged = passwordRule.safeParse(password);
-    if (!judged.success) found.password = judged.error.issues[0]?.message;
-    if (confirm !== password) found.confirm = CHOOSE_PASSWORD_TEXTS.mismatch;
-    return found;
-  }
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const found = check();
+    const found = newPasswordErrors(pair);
     setErrors(found);
-    if (found.password || found.confirm) return;
+    if (hasErrors(found)) return;
     setBusy(true);
     try {
-      await httpClient(PASSWORD_CHANGE_PATH, { method: 'POST', body: JSON.stringify({ password }) });
+      await httpClient(PASSWORD_CHANGE_PATH, { method: 'POST', body: JSON.stringify({ password: pair.password }) });
       toast(successToast(CHOOSE_PASSWORD_TEXTS.success));
       onChosen();
     } catch (error) {
@@ -81,31 +70,7 @@ export function ChoosePassword({ onChosen }: { onChosen: () => void }) {
                 {CHOOSE_PASSWORD_TEXTS.title}
               </Typography>
               <Typography color="text.secondary">{CHOOSE_PASSWORD_TEXTS.intro}</Typography>
-              <TextField
-                autoFocus
-                type="password"
-                label="New password"
-                name="password"
-                autoComplete="new-password"
-                value={password}
-                onChange={(e) => setPassword(e.target.value)}
-                error={!!errors.password}
-                helperText={errors.password ?? ' '}
-                disabled={busy}
-                required
-              />
-              <TextField
-                type="password"
-                label="Repeat the new password"
-                name="confirm"
-                autoComplete="new-password"
-                value={confirm}
-                onChange={(e) => setConfirm(e.target.value)}
-                error={!!errors.confirm}
-                helperText={errors.confirm ?? ' '}
-                disabled={busy}
-                required
-              />
+              <NewPasswordFields value={pair} onChange={setPair} errors={errors} disabled={busy} autoFocus />
               <Box sx={{ display: 'flex', justifyContent: 'space-between', gap: 1 }}>
                 <Button onClick={() => void logout()} disabled={busy}>
                   Sign out

@@ -5,7 +5,7 @@
  * Generated from the registry, so a new resource appears here as it appears in the menu. Every other
  * role has an area of its own (src/client/areas/): arriving here, it is sent on to it.
  */
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Box, Card, CardActionArea, List, ListItem, ListItemButton, ListItemText, Typography } from '@mui/material';
 import { Link, Navigate, Title, useCreatePath, useGetList, usePermissions, type RaRecord } from 'react-admin';
 import type { Registry, ResourceDef } from '../../manifest/index.ts';
@@ -42,13 +42,34 @@ export function Section({ title, children }: { title: string; children: ReactNod
 }
 
 /**
+ * Whether the browser has had an idle moment since the page was drawn (or a second has passed). The
+ * counts wait for it: a person who signed in to go to a list clicks its menu entry as soon as it shows,
+ * and three dozen count requests and their redraws would stand between that click and the list
+ * (issue 51.10); left that fast, the dashboard never asks them.
+ */
+function useIdle(): boolean {
+  const [idle, setIdle] = useState(false);
+  useEffect(() => {
+    // (happy-dom, where the screen tests run, has no idle callbacks: the next turn stands in.)
+    if (typeof requestIdleCallback !== 'function') {
+      const timer = setTimeout(() => setIdle(true), 0);
+      return () => clearTimeout(timer);
+    }
+    const handle = requestIdleCallback(() => setIdle(true), { timeout: 1000 });
+    return () => cancelIdleCallback(handle);
+  }, []);
+  return idle;
+}
+
+/**
  * How many records of a list the signed-in user reaches, as a link to the list. Read as the list
  * reads (one row, `range=[0,0]`, the total from `Content-Range`), so the server's ownership rules
  * decide the number.
  */
 export function CountCard({ resource }: { resource: ResourceDef }) {
   const createPath = useCreatePath();
-  const { total, isPending, error } = useGetList(resource.name, { pagination: { page: 1, perPage: 1 }, sort: resource.sort });
+  const idle = useIdle();
+  const { total, isPending, error } = useGetList(resource.name, { pagination: { page: 1, perPage: 1 }, sort: resource.sort }, { enabled: idle });
   const Icon = iconFor(resource.menu?.icon);
   return (
     <Card variant="outlined">
@@ -89,7 +110,8 @@ function Change({ entry }: { entry: RaRecord }) {
 
 export function RecentChanges() {
   const createPath = useCreatePath();
-  const { data, isPending } = useGetList(AUDIT_LOG, { pagination: { page: 1, perPage: RECENT_CHANGES }, sort: { field: 'at', order: 'DESC' } });
+  const idle = useIdle();
+  const { data, isPending } = useGetList(AUDIT_LOG, { pagination: { page: 1, perPage: RECENT_CHANGES }, sort: { field: 'at', order: 'DESC' } }, { enabled: idle });
   return (
     <Section title="Recent changes">
       <Card variant="outlined">

@@ -6,9 +6,9 @@
  * - `createSellerWithAccount` (`POST /sellers`): the account (role seller, named after the shop) and the shop;
  * - `createDealerWithAccount` (`POST /dealers`): the account (role dealer) and the dealer's profile;
  * - `createUserAccount` (`POST /users/create`): an account of a role without a profile (admin, buyer,
- *   support); agents, dealers and sellers are refused, as their own lists make their profiles with them.
+ *   support); the dialog's `only` (resources/people.ts) refuses agents, dealers and sellers before this
+ *   runs, as their own lists make their profiles with them.
  */
-import { CREATE_USER_MESSAGES, PROFILE_ROLES } from '../../../resources/people.ts';
 import { accountEmail, INVALID_EMAIL } from '../../../resources/accounts.ts';
 import type { ResourceDef } from '../../manifest/index.ts';
 import { ACCOUNTS } from '../records/ownership.ts';
@@ -40,8 +40,6 @@ export const createDealerWithAccount: Handler = async ({ records, resource: deal
 };
 
 export const createUserAccount: Handler = async ({ records, resource: users, reply, body }) => {
-  if ((PROFILE_ROLES as readonly unknown[]).includes(body.role))
-    throw badRequest(VALIDATION_FAILED, { role: [CREATE_USER_MESSAGES.profileRole] });
   // The profile's rule (§5: "email at least 2") is all the field declares; an account made here must be
   // one its owner can be emailed at (a one-time password, a reset link), as an agent's must.
   const email = accountEmail(5).safeParse(body.email);

@@ -4,11 +4,12 @@
  * of the tables it read and is valid while they are unchanged. Where other server nodes write too (a
  * shared PostgreSQL), an entry is trusted only for `ttlMs` besides.
  *
- * Memory is bounded whatever clients ask: the kept answers weigh at most `maxBytes` (see `weigh`), the
- * least recently used going first; an answer heavier than `maxEntryBytes` is given but not kept; stale
- * and expired entries are dropped as they are met, by a lookup or by a sweep that looks at a few
- * entries on every lookup. Callers key entries by the query they really run, never by the raw URL, so
- * parameters the server ignores cannot make new entries.
+ * Memory is bounded whatever clients ask: the kept answers weigh at most `maxBytes` (see `weigh`; the
+ * slabs their bytes are kept in count whole, see `Slabs`), the least recently used going first; an
+ * answer heavier than `maxEntryBytes` is given but not kept; stale and expired entries are dropped as
+ * they are met, by a lookup or by a sweep that looks at a few entries on every lookup. Callers key
+ * entries by the query they really run, never by the raw URL, so parameters the server ignores cannot
+ * make new entries.
  *
  * Only reads whose answer is the same for everyone allowed to make them may be cached: a read scoped to
  * its caller (ownership) must put the caller in its key.
@@ -35,6 +36,13 @@ export const BUFFER_OVERHEAD_BYTES = 256;
  * sixteenth of it, so the one being filled is never much of the bound.
  */
 export const SLAB_BYTES = 1024 * 1024;
+
+/**
+ * Free slabs kept when the bound needs room, to be filled again rather than let go and made anew (see
+ * `Slabs`); they count against the bound, at most an eighth of it (a slab is at most a sixteenth of a
+ * bound of 64 KiB or more).
+ */
+export const SPARE_SLABS = 2;
 
 /**
  * 1 MiB: the bound of the kept lists' totals, whatever `READ_CACHE_MB` says (a few thousand: a total is a
@@ -109,36 +117,55 @@ interface Slab {
   bytes: Buffer;
   /** Where the next copy goes. */
   used: number;
-  /** The bytes of kept entries in it; at 0 (and not the slab being filled) it is let go. */
+  /** The bytes of kept entries in it; at 0 (and not the slab being filled) it is free, to be filled again. */
   live: number;
 }
 
 /**
- * Where kept Buffers' bytes live: copied, when kept, into slabs of one size, filled in turn, each let go
- * when the last entry in it is dropped; what the slabs hold besides kept bytes (the unfilled rest, the
- * bytes of entries dropped from a slab still in use) counts against the bound too.
+ * Where kept Buffers' bytes live: copied, when kept, into slabs of one size, filled in turn. A slab whose
+ * last entry is dropped is not let go but filled again; it is let go only when the bound needs its room
+ * for something else (`Kept.keep`), or when the cache is emptied. Every slab counts against the bound,
+ * whole: what it holds besides kept bytes (the unfilled rest, the bytes of entries dropped) and the free
+ * ones too.
  *
- * Why: a small Buffer made from text (PostgreSQL's page, `Buffer.from`) is a slice of Node's shared
+ * Why copies: a small Buffer made from text (PostgreSQL's page, `Buffer.from`) is a slice of Node's shared
  * 8 KiB pool, and kept it held the whole slab alive: a 300-byte answer cost 1,024 bytes of memory, a
- * 2,000-byte one 2,731 (measured, 30,000 answers). And kept as they came, the answers' bytes were blocks
- * of every size between the requests' short-lived ones, freed in another order than made; blocks of one
- * size leave no hole another cannot fill. Under an 8 MiB bound, 190 pages of 20 notices (42 kB each,
- * 8.0 MiB counted) grew a SQLite server by 20.6 MiB more than the same reads uncached, 16.4-18.7 MiB
- * with slabs (runs on a loaded machine: tests/api/read-cache-rss.test.ts; the rest is not explained
- * yet). A Buffer over a quarter of a slab gets an allocation of its own (copied only when it was a view
- * of a larger one).
+ * 2,000-byte one 2,731 (measured, 30,000 answers). Kept as they came, the answers' bytes were blocks of
+ * every size among the requests' short-lived ones, freed in another order than made.
+ *
+ * Why slabs are filled again rather than let go (issue 50 part 7): glibc's malloc serves a block of
+ * 128 KiB or more with a mapping of its own, returned to the system when freed, until such a block is
+ * freed: then it raises that threshold to the freed block's size, and the next slabs came from the
+ * process's heap, between the requests' small blocks. Slabs freed there left holes the small blocks
+ * split, so the next slab went on the heap's end, and its pages stayed resident: under an 8 MiB bound,
+ * 20-record pages (42 kB) grew a SQLite server's heap by 15 MiB for 6 MiB of slabs, 16-20 MiB more than
+ * the same reads uncached. Slabs never freed never raise the threshold, nor leave holes.
+ * (tests/unit/read-cache.test.ts counts the slabs; docs/performance.md, "Read cache: what an entry costs".) A Buffer
+ * over a quarter of a slab gets an allocation of its own (copied only when it is a view of a larger one).
  */
 class Slabs {
   private current: Slab | undefined;
-  /** Bytes of the slabs not let go, and of the kept entries in them. */
+  /** Slabs no kept entry is in, to be filled again before any new one is made. */
+  private readonly free: Slab[] = [];
+  /** Bytes of every slab not let go (the free ones too), and of the kept entries in them. */
   allocated = 0;
   live = 0;
 
   constructor(readonly size: number) {}
 
-  /** What the slabs hold besides kept bytes. */
-  get waste() {
-    return this.allocated - this.live;
+  /** Whether `length` bytes go to a slab (not to an allocation of their own). */
+  takes(length: number) {
+    return length <= this.size / 4;
+  }
+
+  /** Whether `length` bytes fit in the slab being filled (else `place` takes a free slab, or makes one). */
+  fits(length: number) {
+    return this.current !== undefined && this.current.used + length <= this.size;
+  }
+
+  /** How many slabs are free. */
+  get spare() {
+    return this.free.length;
   }
 
   /** Whether `slab` is the one being filled (a kept entry elsewhere is moved here when used). */
@@ -146,16 +173,19 @@ class Slabs {
     return slab === this.current;
   }
 
-  /** A copy of `bytes` in the slab being filled (a new one when it is full), or undefined when too large for slabs. */
-  place(bytes: Buffer): { copy: Buffer; slab: Slab } | undefined {
+  /** A copy of `bytes` (which `takes`) in the slab being filled, or, when it is full, in a free slab or a new one. */
+  place(bytes: Buffer): { copy: Buffer; slab: Slab } {
     const length = bytes.length;
-    if (length > this.size / 4) return undefined;
     let slab = this.current;
     if (!slab || slab.used + length > this.size) {
-      const full = slab;
-      slab = this.current = { bytes: Buffer.allocUnsafeSlow(this.size), used: 0, live: 0 };
-      this.allocated += this.size;
-      if (full && !full.live) this.allocated -= this.size;
+      if (slab && !slab.live) this.free.push(slab);
+      slab = this.free.pop();
+      if (slab) slab.used = 0;
+      else {
+        slab = { bytes: Buffer.allocUnsafeSlow(this.size), used: 0, live: 0 };
+        this.allocated += this.size;
+      }
+      this.current = slab;
     }
     const copy = slab.bytes.subarray(slab.used, slab.used + length);
     bytes.copy(copy);
@@ -169,11 +199,17 @@ class Slabs {
   release(slab: Slab, length: number) {
     slab.live -= length;
     this.live -= length;
-    if (!slab.live && slab !== this.current) this.allocated -= this.size;
+    if (!slab.live && slab !== this.current) this.free.push(slab);
+  }
+
+  /** Lets one free slab go (the bound needs its room). */
+  letGo() {
+    if (this.free.pop()) this.allocated -= this.size;
   }
 
   clear() {
     this.current = undefined;
+    this.free.length = 0;
     this.allocated = this.live = 0;
   }
 }
@@ -220,9 +256,9 @@ class Kept {
     this.slabs = new Slabs(Math.max(4096, Math.min(SLAB_BYTES, Math.floor(maxBytes / 16))));
   }
 
-  /** What the kept entries cost: what they weigh, and what their slabs hold besides. */
+  /** What the kept entries cost: what they weigh besides their bytes in slabs, and every slab, whole. */
   get held() {
-    return this.weighed + this.slabs.waste;
+    return this.weighed - this.slabs.live + this.slabs.allocated;
   }
 
   /** The entry under `key` if `valid` says it may be used (most recently used now), else undefined (and dropped). */
@@ -252,15 +288,32 @@ class Kept {
     const found = bufferOf(entry.value);
     if (!found) return;
     const { buffer, property } = found;
-    const placed = this.slabs.place(buffer);
+    if (this.slabs.takes(buffer.length)) {
+      if (!this.slabs.fits(buffer.length)) this.roomForSlab(entry);
+      const placed = this.slabs.place(buffer);
+      if (entry.slab) this.slabs.release(entry.slab, entry.slabbed!);
+      entry.slab = placed.slab;
+      entry.slabbed = buffer.length;
+      entry.value = withBuffer(entry.value, placed.copy, property);
+      return;
+    }
     if (entry.slab) this.slabs.release(entry.slab, entry.slabbed!);
-    entry.slab = placed?.slab;
-    entry.slabbed = placed && buffer.length;
-    if (placed) entry.value = withBuffer(entry.value, placed.copy, property);
-    else if (buffer.byteLength < buffer.buffer.byteLength) {
+    entry.slab = entry.slabbed = undefined;
+    if (buffer.byteLength < buffer.buffer.byteLength) {
       const own = Buffer.allocUnsafeSlow(buffer.length);
       buffer.copy(own);
       entry.value = withBuffer(entry.value, own, property);
+    }
+  }
+
+  /**
+   * Before a new slab is made: drops the least recently used entries until one is free to fill again,
+   * or a new one fits under the bound. Stops at `placing`, the entry that needs the room.
+   */
+  private roomForSlab(placing: Entry) {
+    for (const [oldest, e] of this.entries) {
+      if (this.slabs.spare || this.held + this.slabs.size <= this.maxBytes || e === placing) break;
+      this.drop(oldest, e);
     }
   }
 
@@ -286,10 +339,16 @@ class Kept {
     this.place(entry);
     this.entries.set(key, entry);
     this.weighed += entry.bytes;
+    // Over the bound: free slabs beyond SPARE_SLABS go first (entries' own weight grew: many small
+    // answers after large ones), then the least recently used entries. The spare ones stay, to be filled
+    // again: dropping the oldest entries frees a slab now and then, and were it let go at once, the next
+    // would be made anew (a churn of 1,500 small answers a slab, measured), which is what slabs avoid.
     for (const [oldest, e] of this.entries) {
+      while (this.held > this.maxBytes && this.slabs.spare > SPARE_SLABS) this.slabs.letGo();
       if (this.held <= this.maxBytes) break;
       this.drop(oldest, e);
     }
+    while (this.held > this.maxBytes && this.slabs.spare) this.slabs.letGo();
   }
 
   clear() {

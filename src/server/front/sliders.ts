@@ -47,7 +47,7 @@ export function sliderSource(registry: Registry, type: SliderType): Source {
   const shown = SHOWN[type];
   const profile = profileOf(registry, shown.profile);
   if (!profile) return { table: ACCOUNTS, role: shown.role, columns: declared(registry.resource(ACCOUNTS), shown.columns) };
-  const owner = profile.owner && !profile.owner.via ? profile.owner.field : undefined;
+  const owner = profile.access.owner && !profile.access.owner.via ? profile.access.owner.field : undefined;
   // §3: a seller's slider shows its account's image, not one of the shop's.
   const userImage = type === 'SELLERS' && owner ? owner : undefined;
   return {

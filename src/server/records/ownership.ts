@@ -1,5 +1,5 @@
 /**
- * Ownership (the manifest's `owner`, see OwnerDef in src/manifest/types.ts): which rows of a resource
+ * Ownership (the manifest's `access.owner`, see OwnerDef in src/manifest/types.ts): which rows of a resource
  * the signed-in user reaches, as a condition every read and write of the generic layers adds to its
  * query. A row out of reach is answered as one that does not exist (404), so ids cannot be probed.
  *
@@ -23,10 +23,10 @@ export { reachOf, type Reach };
 
 /** The tables a reach reads besides the resource's own: a cached answer is stale when they change. */
 export function reachTables(registry: Registry, r: ResourceDef, reach: Reach): string[] {
-  if (reach.kind === 'all' || reach.kind === 'none' || !r.owner) return [];
+  if (reach.kind === 'all' || reach.kind === 'none' || !r.access.owner) return [];
   // The sub-records are written with their parent (its table's writes drop them); the owned records are not.
   if (reach.kind === 'through') return [throughTarget(registry, r, reach.through).name];
-  const via = r.owner.via ? [targetOf(registry, r, r.owner.via).name] : [];
+  const via = r.access.owner.via ? [targetOf(registry, r, r.access.owner.via).name] : [];
   return reach.kind === 'team' ? [...via, ACCOUNTS] : via;
 }
 
@@ -89,7 +89,7 @@ export function whereReachable<QB extends SelectQueryBuilder<any, any, any>>(
   if (reach.kind === 'all') return query;
   if (reach.kind === 'none') return query.where(sql<boolean>`1 = 0`) as QB;
   if (reach.kind === 'through') return query.where((eb) => heldThrough(eb, registry, r, reach)) as QB;
-  const owner = r.owner!;
+  const owner = r.access.owner!;
   // One's own rows without a callback: a `where` given one makes an expression builder per request.
   if (!owner.via && reach.kind === 'own') return query.where(`${r.name}.${owner.field}`, '=', reach.userId) as QB;
   if (!owner.via) return query.where((eb) => ownedBy(eb, `${r.name}.${owner.field}`, reach)) as QB;
@@ -175,7 +175,7 @@ export async function ownedInput(
   input: Row,
   creating: boolean,
 ): Promise<Row> {
-  const owner = r.owner;
+  const owner = r.access.owner;
   if (!owner) return input;
   const reach = reachOf(r, user);
   if (reach.kind === 'all') return input;

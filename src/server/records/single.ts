@@ -37,10 +37,10 @@ function messageOf(r: ResourceDef, record: Row): string {
  */
 export async function checkSingle(db: Db, r: ResourceDef, input: Row, creating = false): Promise<void> {
   const single = r.single;
-  if (!single || !r.owner) return;
+  if (!single || !r.access.owner) return;
   const next = creating ? { ...createdWith(r), ...withoutEmpty(input) } : input;
   if (Object.entries(single.while).some(([name, value]) => stored(next[name]) !== stored(value))) return;
-  const owner = next[r.owner.field];
+  const owner = next[r.access.owner.field];
   const value = next[single.field];
   if (owner === undefined || owner === null || value === undefined || value === null) return;
   if (db.getExecutor().adapter instanceof PostgresAdapter)
@@ -48,7 +48,7 @@ export async function checkSingle(db: Db, r: ResourceDef, input: Row, creating =
   let query = db
     .selectFrom(r.name)
     .select('id')
-    .where(r.owner.field, '=', owner)
+    .where(r.access.owner.field, '=', owner)
     .where(single.field, '=', stored(value));
   for (const [name, held] of Object.entries(single.while)) query = query.where(name, '=', stored(held));
   if (next.id !== undefined) query = query.where('id', '!=', String(next.id));

@@ -57,7 +57,7 @@ export function registerDialog(
       // An owned record's body is judged once the record is found: out of reach is a 404, not a 400
       // telling it exists. Where every row is reachable, the body is judged first, as it always was.
       handler = async (request) =>
-        recordsOf(request, db, registry).update(r, id(request), r.owner ? () => storedBody(request) : storedBody(request), { ifMatch: ifMatchOf(request) });
+        recordsOf(request, db, registry).update(r, id(request), r.access.owner ? () => storedBody(request) : storedBody(request), { ifMatch: ifMatchOf(request) });
       break;
     case 'remove':
       handler = async (request) => recordsOf(request, db, registry).remove(r, id(request), { recycle: d.recycle });
@@ -66,7 +66,7 @@ export function registerDialog(
       const named = handlers[d.handler];
       if (!named) throw new Error(`Dialog ${type}: no server handler named '${d.handler}'`);
       // An action on one record of an owned resource: out of the caller's reach is a 404 first.
-      const ownedRecord = !!r.owner && parseCall(d.call).params.includes('id');
+      const ownedRecord = !!r.access.owner && parseCall(d.call).params.includes('id');
       handler = async (request, reply) => {
         const records = recordsOf(request, db, registry);
         const record = ownedRecord ? await records.reachable(r, id(request)) : undefined;

@@ -27,7 +27,7 @@ export function registerOperation(
   const { method, path, params } = parseCall(op.call);
   // An operation on one record of an owned resource: a record out of the caller's reach is a 404
   // before the handler runs (handlers are given it as `record`).
-  const ownedRecord = !!r.owner && params.includes('id');
+  const ownedRecord = !!r.access.owner && params.includes('id');
   const invalidate = (table: string) => cache.invalidate(table);
   const url = routerPath(urlOf(path));
   // As for reads: a call the spec writes with a trailing slash (`GET /agents/public/`) answers without it too.

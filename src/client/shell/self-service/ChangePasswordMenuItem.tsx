@@ -6,19 +6,20 @@
 import { forwardRef, useState } from 'react';
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, ListItemIcon, ListItemText, MenuItem, Stack, TextField } from '@mui/material';
 import KeyIcon from '@mui/icons-material/Key';
-import { PASSWORD_CHANGE_PATH, passwordRule } from '../../../../resources/people.ts';
+import { PASSWORD_CHANGE_PATH } from '../../../../resources/people.ts';
 import { SELF_SERVICE_MESSAGES } from '../../../../resources/self-service.ts';
 import { failureToast, successToast } from '../../dialogs/outcome.ts';
 import { httpClient } from '../../providers/http.ts';
 import { useToast } from '../toast.tsx';
 import { hasErrors, serverErrors, type FieldErrors } from './form-errors.ts';
+import { NewPasswordFields, newPasswordErrors, NO_NEW_PASSWORD, type NewPassword } from './NewPasswordFields.tsx';
 
 export const CHANGE_PASSWORD_TEXTS = {
   menu: 'Change password',
   title: 'Change password',
 } as const;
 
-const EMPTY = { currentPassword: '', password: '', confirm: '' };
+const EMPTY: NewPassword & { currentPassword: string } = { currentPassword: '', ...NO_NEW_PASSWORD };
 
 export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const toast = useToast();
@@ -34,10 +35,7 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
 
   async function submit() {
     // The current password is the server's to judge (its messages: src/server/auth/password-change.ts).
-    const found: FieldErrors = {};
-    const judged = passwordRule.safeParse(values.password);
-    if (!judged.success) found.password = judged.error.issues[0]?.message;
-    if (values.confirm !== values.password) found.confirm = SELF_SERVICE_MESSAGES.mismatch;
+    const found = newPasswordErrors(values);
     setErrors(found);
     if (hasErrors(found)) return;
     setBusy(true);
@@ -57,21 +55,6 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
     }
   }
 
-  const field = (key: keyof typeof EMPTY, label: string, autoComplete: string, autoFocus = false) => (
-    <TextField
-      type="password"
-      label={label}
-      name={key}
-      autoComplete={autoComplete}
-      autoFocus={autoFocus}
-      value={values[key]}
-      onChange={(e) => setValues((v) => ({ ...v, [key]: e.target.value }))}
-      error={!!errors[key]}
-      helperText={errors[key] ?? ' '}
-      disabled={busy}
-      required
-    />
-  );
 
   return (
     <Dialog open={open} onClose={close} fullWidth maxWidth="xs" aria-labelledby="change-password-title">
@@ -85,9 +68,20 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
         <DialogTitle id="change-password-title">{CHANGE_PASSWORD_TEXTS.title}</DialogTitle>
         <DialogContent>
           <Stack spacing={1} sx={{ pt: 1 }}>
-            {field('currentPassword', 'Current password', 'current-password', true)}
-            {field('password', 'New password', 'new-password')}
-            {field('confirm', 'Repeat the new password', 'new-password')}
+            <TextField
+              type="password"
+              label="Current password"
+              name="currentPassword"
+              autoComplete="current-password"
+              autoFocus
+              value={values.currentPassword}
+              onChange={(e) => setValues((v) => ({ ...v, currentPassword: e.target.value }))}
+              error={!!errors.currentPassword}
+              helperText={errors.currentPassword ?? ' '}
+              disabled={busy}
+              required
+            />
+            <NewPasswordFields value={values} onChange={(pair) => setValues((v) => ({ ...v, ...pair }))} errors={errors} disabled={busy} />
           </Stack>
         </DialogContent>
         <DialogActions>

@@ -4,13 +4,14 @@
  * and offers to ask for a new one.
  */
 import { useState } from 'react';
-import { Alert, TextField, Typography } from '@mui/material';
+import { Alert, Typography } from '@mui/material';
 import { Link, useLocation, useNavigate } from 'react-admin';
 import { RESET_PATH, RESET_TOKEN_PARAM, SELF_SERVICE_MESSAGES, SELF_SERVICE_ROUTES, resetBody } from '../../../../resources/self-service.ts';
 import { failureToast, successToast } from '../../dialogs/outcome.ts';
 import { httpClient } from '../../providers/http.ts';
 import { useToast } from '../toast.tsx';
 import { hasErrors, ruleErrors, serverErrors, type FieldErrors } from './form-errors.ts';
+import { NewPasswordFields, newPasswordErrors, NO_NEW_PASSWORD } from './NewPasswordFields.tsx';
 import { SelfServiceCard } from './SelfServiceCard.tsx';
 
 export const RESET_TEXTS = {
@@ -25,19 +26,18 @@ export function ResetPasswordPage() {
   const toast = useToast();
   const navigate = useNavigate();
   const token = new URLSearchParams(useLocation().search).get(RESET_TOKEN_PARAM) ?? '';
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
+  const [pair, setPair] = useState(NO_NEW_PASSWORD);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
 
   async function submit() {
-    const found = ruleErrors(resetBody, { token, password });
-    if (confirm !== password) found.confirm = SELF_SERVICE_MESSAGES.mismatch;
+    // The token by the body's rule, the pair as every new password is judged (the same rule).
+    const found = { ...ruleErrors(resetBody, { token, password: pair.password }), ...newPasswordErrors(pair) };
     setErrors(found);
     if (hasErrors(found)) return;
     setBusy(true);
     try {
-      await httpClient(RESET_PATH, { method: 'POST', body: JSON.stringify({ token, password }) });
+      await httpClient(RESET_PATH, { method: 'POST', body: JSON.stringify({ token, password: pair.password }) });
       toast(successToast(SELF_SERVICE_MESSAGES.resetDone));
       navigate('/login');
     } catch (error) {
@@ -62,31 +62,7 @@ export function ResetPasswordPage() {
       }
     >
       {errors.token && <Alert severity="error">{errors.token}</Alert>}
-      <TextField
-        autoFocus
-        type="password"
-        label="New password"
-        name="password"
-        autoComplete="new-password"
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
-        error={!!errors.password}
-        helperText={errors.password ?? ' '}
-        disabled={busy}
-        required
-      />
-      <TextField
-        type="password"
-        label="Repeat the new password"
-        name="confirm"
-        autoComplete="new-password"
-        value={confirm}
-        onChange={(e) => setConfirm(e.target.value)}
-        error={!!errors.confirm}
-        helperText={errors.confirm ?? ' '}
-        disabled={busy}
-        required
-      />
+      <NewPasswordFields value={pair} onChange={setPair} errors={errors} disabled={busy} autoFocus />
     </SelfServiceCard>
   );
 }

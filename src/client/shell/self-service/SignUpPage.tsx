@@ -13,6 +13,7 @@ import { failureToast, successToast } from '../../dialogs/outcome.ts';
 import { httpClient } from '../../providers/http.ts';
 import { useToast } from '../toast.tsx';
 import { hasErrors, ruleErrors, serverErrors, type FieldErrors } from './form-errors.ts';
+import { NewPasswordFields, newPasswordErrors } from './NewPasswordFields.tsx';
 import { SelfServiceCard } from './SelfServiceCard.tsx';
 
 export const SIGN_UP_TEXTS = {
@@ -21,6 +22,9 @@ export const SIGN_UP_TEXTS = {
   submit: 'Create account',
   haveAccount: 'Already have an account? Sign in',
 } as const;
+
+/** The account's first password: not a "new" one. */
+const SIGN_UP_PASSWORD_LABELS = { password: 'Password', confirm: 'Repeat the password' } as const;
 
 export function SignUpPage() {
   const toast = useToast();
@@ -34,8 +38,7 @@ export function SignUpPage() {
 
   async function submit() {
     const { confirm, ...body } = values;
-    const found = ruleErrors(signUpBody, body);
-    if (confirm !== values.password) found.confirm = SELF_SERVICE_MESSAGES.mismatch;
+    const found = { ...ruleErrors(signUpBody, body), ...newPasswordErrors({ password: body.password, confirm }) };
     setErrors(found);
     if (hasErrors(found)) return;
     setBusy(true);
@@ -80,8 +83,7 @@ export function SignUpPage() {
     >
       {field('name', 'Name', { autoFocus: true, autoComplete: 'name', required: true })}
       {field('email', 'Email', { type: 'email', autoComplete: 'email', required: true })}
-      {field('password', 'Password', { type: 'password', autoComplete: 'new-password', required: true })}
-      {field('confirm', 'Repeat the password', { type: 'password', autoComplete: 'new-password', required: true })}
+      <NewPasswordFields value={values} onChange={(pair) => setValues((v) => ({ ...v, ...pair }))} errors={errors} disabled={busy} labels={SIGN_UP_PASSWORD_LABELS} />
       {field('bhrfc', 'Referral code (optional)', { autoComplete: 'off' })}
     </SelfServiceCard>
   );

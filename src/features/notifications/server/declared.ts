@@ -69,7 +69,7 @@ async function recipients(db: Db, r: ResourceDef, n: NotifyDef, record: Row): Pr
       .execute();
     return admins.map((a) => String(a.id));
   }
-  const field = n.to === 'owner' ? r.owner?.field : n.to.field;
+  const field = n.to === 'owner' ? r.access.owner?.field : n.to.field;
   const value = field ? record[field] : undefined;
   if (typeof value !== 'string' || !value) return [];
   // An account deleted since has nobody left to tell.
