@@ -3,11 +3,11 @@
  * the bench's data, Chromium driven by playwright-core, the client's own `dialog-open:<type>` measure
  * read back. The first open pays for loading the dialog's code; the goal is for the later ones.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { existsSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { ResourceDef } from '../../src/manifest/index.ts';
 import { DEMO_PASSWORD, demoEmail } from '../../src/server/seed/index.ts';
+import { buildClient } from './client-build.ts';
 import { startOurs, type OursOptions } from './servers.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -43,19 +43,8 @@ export async function dialogOpenTiming(r: ResourceDef, db: OursOptions, goalMs: 
   if (!r.menu) return { ...result, reason: `${r.name} is not in the menu` };
 
   const root = resolve(import.meta.dirname, '../..');
-  const outDir = mkdtempSync(join(tmpdir(), 'marketplace-bench-client-'));
-  const { build } = await import('vite');
   const { chromium } = await import('playwright-core');
-  log('  building the client…');
-  // What ships: React's production build, whatever NODE_ENV the caller runs with.
-  const nodeEnv = process.env.NODE_ENV;
-  process.env.NODE_ENV = 'production';
-  try {
-    await build({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'error', build: { outDir, emptyOutDir: true } });
-  } finally {
-    if (nodeEnv === undefined) delete process.env.NODE_ENV;
-    else process.env.NODE_ENV = nodeEnv;
-  }
+  const outDir = await buildClient(root, log);
   const server = await startOurs({ ...db, clientDir: outDir }, 'ours+client');
   const browser = await chromium.launch({
     executablePath: CHROMIUM,

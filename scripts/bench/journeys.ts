@@ -13,12 +13,13 @@
  * Given another work tree (`checkout`), the same journeys run against its client and its server, in turns
  * with ours, so both are measured in the same sitting (the machine's speed moves from one minute to the next).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, Page, Request } from 'playwright-core';
 import { listOptions, type ResourceDef } from '../../src/manifest/index.ts';
 import { DEMO_PASSWORD, demoEmail } from '../../src/server/seed/index.ts';
+import { buildClient } from './client-build.ts';
 import { startOurs, type Child, type OursOptions } from './servers.ts';
 
 export const JOURNEYS = ['signIn', 'search', 'page'] as const;
@@ -76,21 +77,6 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-/** Builds the client of the work tree at `root` (React's production build, as it ships) into a new folder. */
-export async function buildClient(root: string, log: (s: string) => void): Promise<string> {
-  const outDir = mkdtempSync(join(tmpdir(), 'marketplace-bench-client-'));
-  const { build } = await import('vite');
-  log(`  building the client of ${root}…`);
-  const nodeEnv = process.env.NODE_ENV;
-  process.env.NODE_ENV = 'production';
-  try {
-    await build({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'error', build: { outDir, emptyOutDir: true } });
-  } finally {
-    if (nodeEnv === undefined) delete process.env.NODE_ENV;
-    else process.env.NODE_ENV = nodeEnv;
-  }
-  return outDir;
-}
 
 interface Seen {
   request: Request;
