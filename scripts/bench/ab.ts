@@ -9,7 +9,10 @@
  * every scenario on A then B, or B then A on odd rounds, so neither always runs first. Prints per
  * scenario the requests a second of each turn, the median of B/A, and the load seen; writes the figures
  * to `--out` (default scripts/bench/ab-results.json). `--head <commit>` measures that commit as B instead of
- * this work tree (checked out beside the base), so edits in progress here do not enter the run.
+ * this work tree (checked out beside the base), so edits in progress here do not enter the run; with the
+ * base's own commit (`--base X --head X`) it is an A/A run, the bench's own noise to read a ratio against.
+ * `BENCH_NODE_FLAGS='--trace-gc-nvp'` with `BENCH_SERVER_OUT=<folder>` keeps what each server's collector
+ * did (servers.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -18,7 +21,8 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { registry } from '../../resources/index.ts';
-import { connect, dropSchema } from '../../src/server/db/connect.ts';
+import pg from 'pg';
+import { connect } from '../../src/server/db/connect.ts';
 import { DEMO_PASSWORD, demoEmail } from '../../src/server/seed/index.ts';
 import { measureOnce, type Figures } from './measure.ts';
 import { buildScenarios } from './scenarios.ts';
@@ -63,7 +67,23 @@ const load = () => Math.round(loadavg()[0] * 100) / 100;
 const dir = mkdtempSync(join(tmpdir(), 'marketplace-ab-'));
 const checkout = join(dir, 'base');
 const headCheckout = join(dir, 'head');
-const schemas = [`ab_a_${randomBytes(4).toString('hex')}`, `ab_b_${randomBytes(4).toString('hex')}`];
+// PostgreSQL: each side a database of its own, B made from A's as its template once A is seeded, so both
+// hold the same bytes and the same planner statistics. Seeded twice (same seed, but new ids and a new
+// ANALYZE sample), the same code measured against itself read filtered pages at 0.58× on the schema
+// seeded second and records by id at 1.27×, and the other way round when the two were swapped.
+const run = randomBytes(4).toString('hex');
+const databases = [`ab_a_${run}`, `ab_b_${run}`];
+const SCHEMA = 'bench';
+const databaseUrl = (name: string) => Object.assign(new URL(pgUrl!), { pathname: `/${name}` }).toString();
+async function onPostgres(statement: string) {
+  const client = new pg.Client({ connectionString: pgUrl });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
 
 async function signIn(server: Child): Promise<string> {
   const res = await fetch(`${server.url}/api/auth/login`, {
@@ -99,24 +119,20 @@ try {
     { key: 'B', label: args.head ? head : `${head}${dirty ? '+changes' : ''} (this tree)` },
   ];
   const options: OursOptions[] = pgUrl
-    ? schemas.map((schema) => ({ url: pgUrl, schema, cacheMb: 0 }))
+    ? databases.map((name) => ({ url: databaseUrl(name), schema: SCHEMA, cacheMb: 0 }))
     : [{ file: join(dir, 'a.sqlite'), cacheMb: 0 }, { file: join(dir, 'b.sqlite'), cacheMb: 0 }];
   log(`A/B: ${resource.name}, ${rows.toLocaleString('en')} rows on ${pgUrl ? 'PostgreSQL' : 'SQLite'}, cold, ${connections} connections, ${duration} s turns, ${rounds} rounds; A ${sides[0].label}, B ${sides[1].label}`);
-  // The same rows for both: seeded once on SQLite and copied, seeded twice (same seed) on PostgreSQL.
-  let seeded;
-  for (const [i, o] of options.entries()) {
-    if (!pgUrl && i === 1) {
-      for (const tail of ['', '-wal']) if (existsSync(options[0].file! + tail)) copyFileSync(options[0].file! + tail, o.file! + tail);
-      break;
-    }
-    const database = await connect(o);
-    seeded = await seed(database, registry, resource, rows, { seed: seedNumber, log: () => {} });
-    await database.close();
-  }
+  // The same rows for both: seeded once, then copied (SQLite: the file; PostgreSQL: the database, as a template).
+  if (pgUrl) await onPostgres(`create database "${databases[0]}"`);
+  const database = await connect(options[0]);
+  const seeded = await seed(database, registry, resource, rows, { seed: seedNumber, log: () => {} });
+  await database.close();
+  if (pgUrl) await onPostgres(`create database "${databases[1]}" template "${databases[0]}"`);
+  else for (const tail of ['', '-wal']) if (existsSync(options[0].file! + tail)) copyFileSync(options[0].file! + tail, options[1].file! + tail);
   const servers = [await startOurs(options[0], 'A', checkout), await startOurs(options[1], 'B', args.head ? headCheckout : undefined)];
   const cookies = [await signIn(servers[0]), await signIn(servers[1])];
   // Each side's scenarios are its own (its cookie; create bodies from the same seed, so the same sequence).
-  const plans = cookies.map((cookie) => buildScenarios({ registry, resource, seeded: seeded!, cookie, seed: seedNumber, cold: true }).scenarios);
+  const plans = cookies.map((cookie) => buildScenarios({ registry, resource, seeded, cookie, seed: seedNumber, cold: true }).scenarios);
   const turns: Record<string, { A: Figures[]; B: Figures[]; loads: number[] }> = {};
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 ? [1, 0] : [0, 1];
@@ -161,7 +177,7 @@ try {
   log(`\nresults: ${args.out}`);
 } finally {
   await stopAll();
-  if (pgUrl) for (const s of schemas) await dropSchema(pgUrl, s).catch(() => {});
+  if (pgUrl) for (const name of databases) await onPostgres(`drop database if exists "${name}" with (force)`).catch(() => {});
   for (const where of [checkout, headCheckout])
     if (existsSync(where)) execFileSync('git', ['worktree', 'remove', '--force', where], { cwd: root, stdio: 'ignore' });
   rmSync(dir, { recursive: true, force: true });

@@ -4,6 +4,7 @@
  * server that dies is an error of the bench, not a slow result.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
 import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -90,7 +91,9 @@ function spawnTs(name: string, script: string, args: string[], env: NodeJS.Proce
       proc.removeAllListeners('exit');
       const { port } = JSON.parse(line) as { port: number };
       const child = track(name, proc, port);
-      proc.stdout!.resume();
+      // BENCH_SERVER_OUT=<folder>: what the server prints later (as --trace-gc's lines) kept in <folder>/<name>.log.
+      if (process.env.BENCH_SERVER_OUT) proc.stdout!.pipe(createWriteStream(join(process.env.BENCH_SERVER_OUT, `${name}.log`), { flags: 'a' }));
+      else proc.stdout!.resume();
       resolve(child);
     };
     proc.stdout!.on('data', onData);
@@ -120,6 +123,8 @@ export function startOurs(o: OursOptions, name = 'ours', checkout?: string): Pro
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   // BENCH_HEAP_PROF=<folder>: a sampled allocation profile instead (what allocates, and so what the collector pays for).
   if (process.env.BENCH_HEAP_PROF) profile.push('--heap-prof', `--heap-prof-dir=${process.env.BENCH_HEAP_PROF}`);
+  // BENCH_NODE_FLAGS='--trace-gc …': more flags for both servers (what the collector does, turn by turn).
+  if (process.env.BENCH_NODE_FLAGS) profile.push(...process.env.BENCH_NODE_FLAGS.split(/\s+/).filter(Boolean));
   // The flags `npm start` runs the server with (node-flags.ts): the bench measures the server as it runs.
   const env = o.cacheMb === undefined ? {} : { READ_CACHE_MB: String(o.cacheMb) };
   const dir = checkout ? join(checkout, 'scripts/bench') : here;

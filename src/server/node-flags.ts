@@ -11,5 +11,17 @@
  * 75; `--trace-gc`: 1 mark-compact in 2 s before, 15 a second after `Mark-Compact (reduce)`). With the
  * reducer off, 13,400 / 12,900 / 14,300 and a mark-compact every 2 s throughout. What it costs: an idle
  * server keeps the heap it last grew (some tens of MiB) instead of handing it back.
+ *
+ * `--no-allocation-site-pretenuring`: V8 watches where objects are made, and once enough of a site's
+ * objects outlive a young-generation collection it makes that site's later objects in the old generation
+ * at once. Under a burst of list reads (arrays of rows still in flight at a collection) sites of the
+ * read path were so judged, at random, and stayed so: every request's short-lived objects then hung
+ * from old ones, each young collection kept 10–16 % of what it looked at (against 1 %) and moved about
+ * 2 MB to the old generation (50 MB/s), which grew to 170 MB between full collections. A record by id then
+ * cost 75–100 µs of CPU instead of 45. It happened at random: to 3 servers in 6 of this code and 1 in 13
+ * of the code before issue 49 (`npm run bench:ab`, `BENCH_NODE_FLAGS=--trace-gc-nvp`: 204–302 MB
+ * promoted in a 12 s run against 7–8). With the decision off, 8 servers in 8: 7–11 MB, and the A/B even
+ * (docs/performance.md, "The records core's second round, A/B"). What it costs: nothing measured; a
+ * site whose objects do live long is copied once more.
  */
-export const SERVER_NODE_FLAGS: readonly string[] = ['--no-memory-reducer'];
+export const SERVER_NODE_FLAGS: readonly string[] = ['--no-memory-reducer', '--no-allocation-site-pretenuring'];
