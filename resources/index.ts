@@ -22,10 +22,13 @@ import { accountReplacements, agents, dealers, sellers } from './accounts.ts';
 import { agentDocuments, dealerDocuments, sellerDocuments } from './account-documents.ts';
 import { emailHistory } from './email.ts';
 import { referrals } from './referrals.ts';
+import { supportTypes, supportUrgencies } from './support.ts';
 import { products, siteCommissions } from './products.ts';
 import { auditLog, jobRuns, media, recycleBin } from './system.ts';
 import { notifications } from './notifications.ts';
 import { pushSubscriptions } from './push.ts';
+import { cartItems } from './cart.ts';
+import { paymentMethods, vendorPaymentMethods } from './payments.ts';
 
 export const registry = createRegistry([
   categories,
@@ -34,6 +37,8 @@ export const registry = createRegistry([
   subChildCategories,
   products,
   siteCommissions,
+  paymentMethods,
+  vendorPaymentMethods,
   topCategories,
   qrCodes,
   banners,
@@ -58,6 +63,8 @@ export const registry = createRegistry([
   accountReplacements,
   emailHistory,
   referrals,
+  supportTypes,
+  supportUrgencies,
   adminMenus,
   siteSettings,
   media,
@@ -66,4 +73,5 @@ export const registry = createRegistry([
   jobRuns,
   notifications,
   pushSubscriptions,
+  cartItems,
 ]);

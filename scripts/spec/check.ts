@@ -114,7 +114,10 @@ function declaredModel(registry: Pick<Registry, 'resources'>, catalogue: Catalog
       if ('call' in d) addCall(d.call, type);
       for (const text of dialogTextsOf(d)) dialogTexts.add(text);
     }
-    for (const [name, read] of Object.entries(r.reads)) addCall(read.call, `${r.name}.${name}`);
+    for (const [name, read] of Object.entries(r.reads)) {
+      addCall(read.call, `${r.name}.${name}`);
+      if (read.kind === 'one' && read.notFound) dialogTexts.add(read.notFound);
+    }
     for (const [name, op] of Object.entries(r.operations ?? {})) addCall(op.call, `${r.name}.${name}`);
     if (r.defaultRecord) {
       addCall(r.defaultRecord.read, `${r.name}.defaultRecord`);

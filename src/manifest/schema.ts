@@ -81,7 +81,12 @@ export function dialogRuleOf(f: FieldDef, dialog: DialogDef): z.ZodType {
     rule = z.strictObject({ label: rule, value: rule }, missing ? { error: missing } : undefined);
   }
   // An optional list is left out, never sent as '' (an update not sending it keeps its items).
-  if (dialog.optional?.includes(f.name)) rule = f.kind === 'items' ? rule.optional() : z.union([z.literal(''), rule]).optional();
+  if (dialog.optional?.includes(f.name)) {
+    const own = rule;
+    // A value neither empty nor allowed is told the field's own message, not the union's 'Invalid input'.
+    const message = (issue: { input?: unknown }) => own.safeParse(issue.input).error?.issues[0]?.message;
+    rule = f.kind === 'items' ? rule.optional() : z.union([z.literal(''), own], { error: message }).optional();
+  }
   return rule;
 }
 

@@ -488,6 +488,11 @@ export interface OneRead {
   value?: string;
   embed?: Embed;
   access?: Access;
+  /**
+   * The 404's message when no record matches (or none the reader may see). Default '<Label> not found.';
+   * spec §8: 'Unable to fetch single Urgency' for `GET /support-panel/manage/urgency/{id}`.
+   */
+  notFound?: string;
 }
 /** The signed-in user's own record (`GET /getcurrentuser`). */
 export interface SelfRead {

@@ -13,6 +13,7 @@ import { usersHandlers } from './users/index.ts';
 import { commissionHandlers } from '../features/commission/server.ts';
 import { notificationsHandlers } from '../features/notifications/server/index.ts';
 import { pushHandlers } from '../features/push/server/index.ts';
+import { cartHandlers } from '../features/cart/server.ts';
 
 /** `POST /recycle-bin/{id}/restore`: the records service puts the entry's record back. */
 const restoreFromBin: Handler = ({ records, params }) => records.restore(params.id);
@@ -27,6 +28,7 @@ export const namedHandlers = {
   ...commissionHandlers,
   ...notificationsHandlers,
   ...pushHandlers,
+  ...cartHandlers,
 } satisfies Handlers;
 
 declare module '../manifest/handlers.ts' {

@@ -119,6 +119,7 @@ function registerOne(get: Get, url: string, db: Db, registry: Registry, r: Resou
   const tables = [r.name, ...embeddedTables(registry, r, read.embed)];
   // Items are written only with their parent, whose table every such write invalidates.
   const items = hasItems(r);
+  const missing = read.notFound ?? `${r.label} not found.`;
   get(async (request, reply) => {
     // A fixed value (`/site-settings/delivery-time-notice`), else the path's one parameter; as stored,
     // so `/countries/7` and `/countries/07` share an entry (and a malformed one is a 400, never kept).
@@ -129,10 +130,10 @@ function registerOne(get: Get, url: string, db: Db, registry: Registry, r: Resou
       // Nothing embedded: the record as the database writes it (findReachableJson). A record with `items`
       // is answered from its row, its items embedded (line-items.ts): the JSON text holds its columns only.
       const written = read.embed || items ? undefined : await findReachableJson(db, registry, r, owned.reach, by, value);
-      if (written === null) throw notFound(`${r.label} not found.`);
+      if (written === null) throw notFound(missing);
       if (written) return { body: written.record, headers: { ETag: etagOf(written.version) } };
       const row = toRecord(r, await findReachable(db, registry, r, owned.reach, by, value));
-      if (!row) throw notFound(`${r.label} not found.`);
+      if (!row) throw notFound(missing);
       if (items) await withItems(db, r, [row]);
       const body = serialize(reply, read.embed ? (await embed(db, registry, r, [row], read.embed))[0] : row);
       // The version an update dialog sends back as If-Match.
