@@ -29,6 +29,7 @@ import { notifications } from './notifications.ts';
 import { pushSubscriptions } from './push.ts';
 import { cartItems } from './cart.ts';
 import { paymentMethods, vendorPaymentMethods } from './payments.ts';
+import { videoLists } from './videos.ts';
 
 export const registry = createRegistry([
   categories,
@@ -47,6 +48,7 @@ export const registry = createRegistry([
   pages,
   notices,
   socialLinks,
+  videoLists,
   blogCategories,
   blogMessages,
   comments,

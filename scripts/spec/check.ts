@@ -52,6 +52,12 @@ export interface HandWritten {
   /** Calls as `'GET /api/front/sliders'` (relative to the admin base, or under `/api/`), with who serves them. */
   calls?: readonly { call: string; owner: string }[];
   texts?: readonly string[];
+  /**
+   * §3 shapes served by hand-written code rather than a resource (the slider entries a front route
+   * answers, the referral record kept in browser storage), each with the fields its code declares: a
+   * spec field the code does not declare is a mismatch, as for a resource.
+   */
+  entities?: readonly { name: string; owner: string; fields: readonly string[] }[];
 }
 
 export function checkSpec(registry: Pick<Registry, 'resources' | 'dialog'>, catalogue: Catalogue, handWritten: HandWritten = {}): SpecReport {
@@ -66,7 +72,7 @@ export function checkSpec(registry: Pick<Registry, 'resources' | 'dialog'>, cata
   for (const text of handWritten.texts ?? []) ctx.dialogTexts.add(text);
   return {
     dialogs: checkDialogs(registry, catalogue, mismatches, extras),
-    entities: checkEntities(ctx, catalogue, mismatches, extras),
+    entities: checkEntities(ctx, catalogue, mismatches, extras, handWritten.entities ?? []),
     messages: checkMessages(ctx, catalogue, mismatches, extras),
     endpoints: checkEndpoints(ctx, catalogue, mismatches, extras),
     errors: checkErrors(ctx, catalogue),
@@ -242,12 +248,23 @@ const quote = (v: unknown) => (typeof v === 'string' ? `'${v}'` : 'none');
 
 // ---- entities ---------------------------------------------------------------------------------
 
-function checkEntities(ctx: Declared, catalogue: Catalogue, mismatches: Finding[], extras: Finding[]): Coverage {
+function checkEntities(
+  ctx: Declared,
+  catalogue: Catalogue,
+  mismatches: Finding[],
+  extras: Finding[],
+  handWritten: NonNullable<HandWritten['entities']>,
+): Coverage {
   const coverage = emptyCoverage(catalogue.entities.length);
   const specFieldsOf = new Map<ResourceDef, Set<string>>();
   for (const entity of catalogue.entities) {
     const resources = ctx.resourcesOf(entity);
-    (resources.length ? coverage.declared : coverage.missing).push(entity.name);
+    const shapes = handWritten.filter((h) => labelKey(h.name) === labelKey(entity.name));
+    (resources.length || shapes.length ? coverage.declared : coverage.missing).push(entity.name);
+    for (const shape of shapes)
+      for (const f of entity.fields)
+        if (!shape.fields.includes(f))
+          mismatches.push({ kind: 'entity', subject: entity.name, detail: `field '${f}' is not declared by ${shape.owner}` });
     for (const r of resources) {
       const known = specFieldsOf.get(r) ?? new Set<string>();
       // An entity whose fields are not shown says nothing about the resource's fields.

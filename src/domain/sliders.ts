@@ -63,6 +63,16 @@ export interface SellerSliderEntry {
   /** The seller's user image. */
   image: string | null;
 }
+/**
+ * The fields each type's entry declares, by §3's entity name (the spec check reads them: a §3 field missing
+ * here is a mismatch). Each list is held to its interface's keys by the type checker.
+ */
+export const SLIDER_ENTRY_FIELDS = Object.freeze({
+  'Admin slider entry': ['name', 'country', 'image'] satisfies (keyof AdminSliderEntry)[],
+  'Agent slider entry': ['name', 'image', 'country', 'city', 'district', 'agentId'] satisfies (keyof AgentSliderEntry)[],
+  'Dealer slider entry': ['name', 'city', 'country', 'district', 'image', 'dealerId'] satisfies (keyof DealerSliderEntry)[],
+  'Seller slider entry': ['name', 'shopname', 'country', 'image'] satisfies (keyof SellerSliderEntry)[],
+});
 export interface SliderEntries {
   ADMINS: AdminSliderEntry;
   AGENTS: AgentSliderEntry;

@@ -8,6 +8,7 @@ import type { Handler, Handlers } from './routes/handlers.ts';
 import { accountsHandlers } from './accounts/index.ts';
 import { emailHandlers } from './email/index.ts';
 import { referralsHandlers } from './front/referrals.ts';
+import { videoHandlers } from './front/videos.ts';
 import { uploadsHandlers } from './uploads/index.ts';
 import { usersHandlers } from './users/index.ts';
 import { commissionHandlers } from '../features/commission/server.ts';
@@ -23,6 +24,7 @@ export const namedHandlers = {
   ...accountsHandlers,
   ...emailHandlers,
   ...referralsHandlers,
+  ...videoHandlers,
   ...uploadsHandlers,
   ...usersHandlers,
   ...commissionHandlers,

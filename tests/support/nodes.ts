@@ -49,6 +49,8 @@ export interface ClusterOptions {
   startTimeoutMs?: number;
   /** The module each node runs (default node-main.ts): one serving a test's fixture resources too. */
   entry?: string;
+  /** Node.js flags for every node, before `--import tsx` (`SERVER_NODE_FLAGS`: as `npm start` runs it). */
+  nodeArgs?: readonly string[];
 }
 
 /** Whether this machine can run a cluster: PostgreSQL and Redis both given; else why not. */
@@ -65,8 +67,8 @@ function inSchema(url: string, schema: string) {
   return `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
 }
 
-function startNode(env: NodeJS.ProcessEnv, timeoutMs: number, children: ChildProcess[], entry = ENTRY): Promise<ServerNode> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', entry], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+function startNode(env: NodeJS.ProcessEnv, timeoutMs: number, children: ChildProcess[], entry = ENTRY, nodeArgs: readonly string[] = []): Promise<ServerNode> {
+  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', entry], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   children.push(proc);
   let stderr = '';
   proc.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-8000)));
@@ -111,7 +113,7 @@ async function startSqliteNode(options: ClusterOptions): Promise<Cluster> {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    return { nodes: [await startNode(env, options.startTimeoutMs ?? 60_000, children, options.entry)], prefix: '', sqliteFile, close };
+    return { nodes: [await startNode(env, options.startTimeoutMs ?? 60_000, children, options.entry, options.nodeArgs)], prefix: '', sqliteFile, close };
   } catch (error) {
     await close();
     throw error;
@@ -151,8 +153,8 @@ export async function startCluster(count: number, options: ClusterOptions = {}):
   };
   try {
     const timeoutMs = options.startTimeoutMs ?? 60_000;
-    const nodes = [await startNode(env, timeoutMs, children, options.entry)];
-    nodes.push(...(await Promise.all(Array.from({ length: count - 1 }, () => startNode({ ...env, SEED: '0' }, timeoutMs, children, options.entry)))));
+    const nodes = [await startNode(env, timeoutMs, children, options.entry, options.nodeArgs)];
+    nodes.push(...(await Promise.all(Array.from({ length: count - 1 }, () => startNode({ ...env, SEED: '0' }, timeoutMs, children, options.entry, options.nodeArgs)))));
     return { nodes, schema, prefix, close };
   } catch (error) {
     await close();

@@ -331,11 +331,25 @@ describe('hand-written parts', () => {
     expect(withThem.mismatches).toEqual(bare.mismatches);
   });
 
-  it('the script counts the OpenAPI document’s fixed routes and the sliders’ load errors', async () => {
+  it('the script counts the OpenAPI document’s fixed routes, the sliders’ load errors and the hand-written §3 shapes', async () => {
     const { stdout } = await promisify(execFile)('npx', ['tsx', 'scripts/check-spec.ts', '--json'], { cwd: process.cwd() });
     const report = JSON.parse(stdout) as SpecReport;
     expect(report.endpoints.declared).toContain('GET /api/front/sliders');
+    for (const name of ['Admin slider entry', 'Agent slider entry', 'Dealer slider entry', 'Seller slider entry', 'Referral', 'Video list'])
+      expect(report.entities.declared).toContain(name);
     for (const text of ['Failed to load admin data', 'Failed to load agent data', 'Failed to load dealer data', 'Failed to load seller data'])
       expect(report.errors.declared).toContain(text);
+  });
+
+  it('counts a §3 shape hand-written code declares, and catches one that lost a field', () => {
+    const shapes = [
+      { name: 'Agent slider entry', owner: 'sliders', fields: ['name', 'image', 'country', 'city', 'district', 'agentId'] },
+      { name: 'Referral', owner: 'storage', fields: [] },
+    ];
+    const report = checkSpec(registry, catalogue, { entities: shapes });
+    expect(report.entities.declared).toEqual(expect.arrayContaining(['Agent slider entry', 'Referral']));
+    expect(mismatchesOf(report, 'Agent slider entry')).toEqual([]);
+    expect(mismatchesOf(report, 'Referral')).toEqual(["field 'bref' is not declared by storage"]);
+    expect(checkSpec(registry, catalogue).entities.missing).toContain('Referral');
   });
 });

@@ -7,6 +7,12 @@ import { REFERRAL_STORAGE_KEY } from '../shell/app-name.ts';
 
 /** The query parameter a referral link carries. */
 export const BREF_PARAM = 'bref';
+/** §3 "A referral record in browser storage holds bref": the record as kept. */
+export interface ReferralRecord {
+  bref: string;
+}
+/** The kept record's fields, for the spec check (scripts/check-spec.ts). */
+export const REFERRAL_RECORD_FIELDS = ['bref'] as const satisfies readonly (keyof ReferralRecord)[];
 /** The longest code kept (the server's bound too: resources/referrals.ts MAX_INVITE_CODE). */
 const MAX_CODE = 64;
 
@@ -48,7 +54,7 @@ export function captureReferral(href: string = globalThis.location?.href ?? '', 
   const code = brefOf(href);
   if (!code || !storage) return undefined;
   try {
-    storage.setItem(REFERRAL_STORAGE_KEY, JSON.stringify({ bref: code }));
+    storage.setItem(REFERRAL_STORAGE_KEY, JSON.stringify({ bref: code } satisfies ReferralRecord));
   } catch {
     return undefined; // storage full or refused: the referral is lost, nothing else is
   }
@@ -59,7 +65,7 @@ export function captureReferral(href: string = globalThis.location?.href ?? '', 
 export function storedReferral(storage: Store | undefined = browserStorage()): string | undefined {
   try {
     const raw = storage?.getItem(REFERRAL_STORAGE_KEY);
-    return raw ? validCode((JSON.parse(raw) as { bref?: unknown })?.bref) : undefined;
+    return raw ? validCode((JSON.parse(raw) as Partial<Record<keyof ReferralRecord, unknown>>)?.bref) : undefined;
   } catch {
     return undefined;
   }

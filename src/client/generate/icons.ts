@@ -4,6 +4,11 @@
  */
 import type { SvgIconComponent } from '@mui/icons-material';
 import AccountBalanceWallet from '@mui/icons-material/AccountBalanceWallet';
+import VideoLibrary from '@mui/icons-material/VideoLibrary';
+import ReceiptLong from '@mui/icons-material/ReceiptLong';
+import AccountBalance from '@mui/icons-material/AccountBalance';
+import ShoppingBag from '@mui/icons-material/ShoppingBag';
+import Assignment from '@mui/icons-material/Assignment';
 import AccountTree from '@mui/icons-material/AccountTree';
 import Article from '@mui/icons-material/Article';
 import AttachMoney from '@mui/icons-material/AttachMoney';
@@ -55,6 +60,11 @@ import ViewCarousel from '@mui/icons-material/ViewCarousel';
 import Work from '@mui/icons-material/Work';
 
 const ICONS: Record<string, SvgIconComponent> = {
+  VideoLibrary,
+  ReceiptLong,
+  AccountBalance,
+  ShoppingBag,
+  Assignment,
   AccountBalanceWallet,
   AccountTree,
   Article,

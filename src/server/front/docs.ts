@@ -1,5 +1,5 @@
 /**
- * The API document's entry for the front routes no manifest declares (the public sliders), spread into
+ * The API document's entry for the front routes no manifest declares (the public sliders and video list), spread into
  * `fixedRoutes()` (src/server/openapi/fixed-routes.ts). The query's bounds come from the domain's own
  * constants, so the document and `parseSliderQuery` cannot disagree.
  */
@@ -7,6 +7,8 @@ import { MAX_SLIDER_PAGE, SLIDER_DEFAULTS, SLIDER_TYPES } from '../../domain/sli
 import type { FixedRoute } from '../openapi/types.ts';
 import { answer } from '../openapi/schemas.ts';
 import { SLIDERS_PATH } from './sliders.ts';
+import { VIDEO_FETCH_MAX } from '../../domain/videos.ts';
+import { VIDEOS_PATH } from './videos.ts';
 
 const nullableText = { type: ['string', 'null'] };
 const entry = {
@@ -60,6 +62,49 @@ export function frontRoutes(): FixedRoute[] {
             },
           },
           400: answer('BadRequest'),
+        },
+      },
+    },
+    {
+      method: 'get',
+      path: VIDEOS_PATH,
+      operation: {
+        operationId: 'front.videos',
+        summary: 'The storefront’s video list',
+        description:
+          `Public (no session). The stored list of the channel the site settings name; the first ask searches the provider ` +
+          `(latest first, no live or upcoming items, at most ${VIDEO_FETCH_MAX}) and stores the answer. On any failure the list is empty and nothing is stored.`,
+        tags: ['Storefront'],
+        security: [],
+        responses: {
+          200: {
+            description: 'The videos, latest first.',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  properties: {
+                    data: {
+                      type: 'array',
+                      items: {
+                        type: 'object',
+                        properties: {
+                          id: { type: 'string' },
+                          title: { type: 'string' },
+                          description: { type: 'string' },
+                          publishedAt: { type: 'string', format: 'date-time' },
+                          thumbnail: nullableText,
+                          channelTitle: { type: 'string' },
+                        },
+                        required: ['id', 'title', 'publishedAt'],
+                      },
+                    },
+                  },
+                  required: ['data'],
+                },
+              },
+            },
+          },
         },
       },
     },

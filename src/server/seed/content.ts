@@ -17,6 +17,7 @@
 import type { Registry } from '../../manifest/index.ts';
 import { COUNTRIES } from '../../domain/countries.ts';
 import { slugify } from '../../domain/slug.ts';
+import { DEFAULT_VIDEO_API_URL, VIDEO_SETTINGS } from '../../domain/videos.ts';
 import { newId } from '../db/id.ts';
 import type { Db, Row } from '../db/types.ts';
 import { columnsOf } from '../db/tables.ts';
@@ -182,7 +183,24 @@ export async function seedContent(trx: Db, registry: Registry, stamp: Stamp) {
     { name: 'delivery-time-notice', value: DELIVERY_TIME_NOTICE },
     { name: 'site-name', value: 'Marketplace' },
     { name: 'support-email', value: 'support@demo.test' },
+    // The video list's provider (src/domain/videos.ts): the key and channel are the site's own to set.
+    { name: VIDEO_SETTINGS.url, value: DEFAULT_VIDEO_API_URL },
+    { name: VIDEO_SETTINGS.key, value: '' },
+    { name: VIDEO_SETTINGS.channel, value: '' },
   ]);
+
+  // How buyers pay (resources/payments.ts): each method's content is what the buyer follows at checkout.
+  await add('paymentMethods', [
+    { name: 'bKash', content: 'Send money to 01700-000000 (merchant), then upload the confirmation screen as your proof of payment.' },
+    { name: 'Bank transfer', content: 'Pay to City Bank, account 0123-456789 (Marketplace Ltd), Gulshan branch; put your order id in the reference and upload the receipt.' },
+  ]);
+  // Where the demo seller wants its payouts sent (the seller's own accounts).
+  const seller = await trx.selectFrom('users').select('id').where('email', '=', 'seller@demo.test').executeTakeFirst();
+  if (seller)
+    await add('vendorPaymentMethods', [
+      { name: 'Bank account', content: 'Dutch-Bangla Bank, account 2011-000-12345, holder Demo Seller, Motijheel branch.', userId: seller.id },
+      { name: 'bKash', content: 'Personal 01800-000000 (Demo Seller).', userId: seller.id },
+    ]);
 
   // Cities hold the country's alpha-2 code (the field references countries by `code`).
   const cities: [country: string, names: string[]][] = [
