@@ -111,7 +111,7 @@ describe.runIf(linux).each(engines)('the read cache in the resident set (%s)', (
     await Promise.all([cached?.close(), twin?.close()]);
   });
 
-  it.skipIf(!!unavailable)('grows by no more than the bound and a quarter beyond its twin without a cache', async () => {
+  it.skipIf(!!unavailable)('grows by no more than the bound and half of it again beyond its twin without a cache', async () => {
     const growth = async (cluster: Cluster) => {
       const [node] = cluster.nodes;
       const cookie = await signInAt(node.url, 'admin');
