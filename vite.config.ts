@@ -92,6 +92,8 @@ export default defineConfig({
           include: [A11Y],
           ...BROWSER_FILES,
           fileParallelism: false,
+          // Its sweeps are concurrent tests, three pages at a time.
+          maxConcurrency: 3,
           sequence: { groupOrder: 2 },
         },
       },

@@ -23,13 +23,19 @@ import { agentDocuments, dealerDocuments, sellerDocuments } from './account-docu
 import { emailHistory } from './email.ts';
 import { referrals } from './referrals.ts';
 import { supportTypes, supportUrgencies } from './support.ts';
+import { chatGroups, supportReplies, supportRequests, supportTeam } from './support-requests.ts';
 import { products, siteCommissions } from './products.ts';
 import { auditLog, jobRuns, media, recycleBin } from './system.ts';
 import { notifications } from './notifications.ts';
 import { pushSubscriptions } from './push.ts';
 import { cartItems } from './cart.ts';
+import { checkouts, orders } from './orders.ts';
+import { payouts } from './payouts.ts';
+import { ledgerEntries } from './ledger.ts';
 import { paymentMethods, vendorPaymentMethods } from './payments.ts';
 import { videoLists } from './videos.ts';
+import { auctionBids, auctions } from './auctions.ts';
+import { liveSellOrders, liveSells } from './live-sell.ts';
 
 export const registry = createRegistry([
   categories,
@@ -67,6 +73,10 @@ export const registry = createRegistry([
   referrals,
   supportTypes,
   supportUrgencies,
+  supportRequests,
+  supportReplies,
+  supportTeam,
+  chatGroups,
   adminMenus,
   siteSettings,
   media,
@@ -76,4 +86,12 @@ export const registry = createRegistry([
   notifications,
   pushSubscriptions,
   cartItems,
+  orders,
+  checkouts,
+  payouts,
+  ledgerEntries,
+  auctions,
+  auctionBids,
+  liveSells,
+  liveSellOrders,
 ]);

@@ -9,6 +9,7 @@ import { SLIDER_ENTRY_FIELDS, SLIDER_LOAD_ERRORS } from '../src/domain/sliders.t
 import { REFERRAL_RECORD_FIELDS } from '../src/client/areas/referral-storage.ts';
 import { NOTIFICATION_FAILURES } from '../src/features/notifications/client/messages.ts';
 import { PUSH_SPEC_TEXTS } from '../src/features/push/messages.ts';
+import { SEARCH_MODAL } from '../src/features/cart/shop-query.ts';
 import { fixedRoutes } from '../src/server/openapi/fixed-routes.ts';
 import { catalogue } from './spec/catalogue.ts';
 import { KINDS, checkSpec } from './spec/check.ts';
@@ -29,6 +30,7 @@ const report = checkSpec(registry, catalogue, {
   calls,
   texts: [...Object.values(SLIDER_LOAD_ERRORS), ...Object.values(NOTIFICATION_FAILURES), ...PUSH_SPEC_TEXTS],
   entities,
+  dialogs: [{ type: SEARCH_MODAL, owner: 'src/features/cart/SearchModal.tsx' }],
 });
 const missing = KINDS.reduce((n, k) => n + report[k].missing.length, 0);
 

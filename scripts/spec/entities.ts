@@ -76,7 +76,8 @@ export const entities: readonly SpecEntity[] = [
     // §3 "Support type / urgency": two entities with one field list.
     { name: 'Support type', aliases: ['Support or help type'], fields: ['id', 'name'] },
     { name: 'Support urgency', aliases: ['Support or help urgency'], fields: ['id', 'name'] },
-    { name: 'Support chat request', fields: ['product', 'content'] },
+    // The request as asked (`POST /support-panel`); it is kept as the Ticket (resources/support-requests.ts).
+    { name: 'Support chat request', aliases: ['Ticket'], fields: ['product', 'content'] },
     {
       name: 'Agent or dealer replacement',
       aliases: ['Agent replacement', 'Dealer replacement', 'Replacement'],
@@ -139,7 +140,8 @@ export const entities: readonly SpecEntity[] = [
     'Live-sell',
     'Email history',
     'Footer menu',
-    'Payment settings',
+    // The admin's payment methods, at `/payment-settings` (resources/payments.ts).
+    { name: 'Payment settings', aliases: ['Payment method'] },
     'Comment',
     'City',
   ]),

@@ -27,6 +27,8 @@ import { ToastNotifications } from './shell/Notifications.tsx';
 import { darkTheme, lightTheme } from './shell/theme.ts';
 import { ToastProvider } from './shell/toast.tsx';
 import { selfServiceRoutes } from './shell/self-service/routes.tsx';
+import { shopRoutes } from '../features/cart/routes.tsx';
+import { supportRoutes } from '../features/support/client/routes.tsx';
 import { captureReferral } from './areas/referral-storage.ts';
 import { addressRouterProvider } from './dialogs/address-router.ts';
 
@@ -146,6 +148,10 @@ export function App({ dataProvider = defaults.dataProvider, authProvider = defau
           >
             {/* Sign-up and password reset: outside the layout, open to whoever is not signed in. */}
             {selfServiceRoutes}
+            {/* The shop (catalogue, search results, cart): public, outside the layout. */}
+            {shopRoutes}
+            {/* A support request's live thread, a representative's page: in the layout (the session's socket). */}
+            {supportRoutes}
             {resourcesFor}
           </CoreAdminUI>
           <ToastNotifications />

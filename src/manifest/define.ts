@@ -7,14 +7,17 @@ import { parseCall } from './call.ts';
 import { checkJobs } from './jobs.ts';
 import { checkStates, transitionsOf } from './states.ts';
 import { itemsProblem } from './items.ts';
-import { TIMESTAMP_FIELDS } from './list.ts';
+import { isSortable, TIMESTAMP_FIELDS, timestampFields } from './list.ts';
 import { withImplicitDetails } from './offers.ts';
 import { UPLOAD_ENDPOINTS, type ActionDialog, type CreateDialog, type UpdateDialog, type DialogDef, type FieldDef, type NotifyDef, type Embed, type ReadDef, type ResourceDef, type ResourceInput } from './types.ts';
 
 export function defineResource(input: ResourceInput): ResourceDef {
+  const title = input.title ?? 'name';
+  const titleField = input.fields.find((f) => f.name === title);
   const r: ResourceDef = {
     title: 'name',
-    sort: { field: input.title ?? 'name', order: 'ASC' },
+    // By the title when the list sorts by it (a title the list does not show is not sortable), else by id.
+    sort: { field: !titleField || isSortable(titleField) ? title : 'id', order: 'ASC' },
     reads: {},
     dialogs: {},
     operations: {},
@@ -29,6 +32,10 @@ export function defineResource(input: ResourceInput): ResourceDef {
   const known = (name: string) => name === 'id' || fieldNames.has(name);
   if (!known(r.title)) fail(`title field '${r.title}' is not declared`);
   if (!known(r.sort.field)) fail(`sort field '${r.sort.field}' is not declared`);
+  // The list asks for its default order on every load: a field the server will not sort by would
+  // answer every list 400 ('Cannot sort by …').
+  const sortField = [...r.fields, ...timestampFields(r)].find((f) => f.name === r.sort.field);
+  if (r.reads.list && sortField && !isSortable(sortField)) fail(`sort field '${r.sort.field}' is not sortable`);
   for (const f of r.fields) {
     if (f.kind === 'slug' && !(f.from && fieldNames.has(f.from))) fail(`slug '${f.name}' comes from an unknown field`);
     if (f.kind === 'select' && !f.options?.length) fail(`select '${f.name}' has no options`);

@@ -76,6 +76,7 @@ export const UPLOAD_ENDPOINT_DECLARATIONS = {
   subcategories: endpoint({ label: 'Sub category image', types: IMAGE_TYPES, visibility: 'public', maxFiles: 1 }),
   topcategories: endpoint({ label: 'Top category image', types: IMAGE_TYPES, visibility: 'public', maxFiles: 1 }),
   documents: endpoint({ label: 'Account document', types: [...IMAGE_TYPES, 'pdf'], visibility: 'private', maxFiles: 1 }),
+  paymentproofs: endpoint({ label: 'Proof of payment', types: IMAGE_TYPES, visibility: 'private', maxFiles: 1 }),
 } satisfies Record<string, EndpointDeclaration>;
 
 /** An upload endpoint's name, as sent with the files (`endpoint`) and as the first folder of a stored path. */

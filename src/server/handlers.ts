@@ -15,6 +15,10 @@ import { commissionHandlers } from '../features/commission/server.ts';
 import { notificationsHandlers } from '../features/notifications/server/index.ts';
 import { pushHandlers } from '../features/push/server/index.ts';
 import { cartHandlers } from '../features/cart/server.ts';
+import { checkoutHandlers } from '../features/checkout/server.ts';
+import { ledgerHandlers } from '../features/checkout/ledger.ts';
+import { auctionHandlers } from '../features/auctions/server.ts';
+import { supportHandlers } from '../features/support/server.ts';
 
 /** `POST /recycle-bin/{id}/restore`: the records service puts the entry's record back. */
 const restoreFromBin: Handler = ({ records, params }) => records.restore(params.id);
@@ -31,6 +35,10 @@ export const namedHandlers = {
   ...notificationsHandlers,
   ...pushHandlers,
   ...cartHandlers,
+  ...checkoutHandlers,
+  ...ledgerHandlers,
+  ...auctionHandlers,
+  ...supportHandlers,
 } satisfies Handlers;
 
 declare module '../manifest/handlers.ts' {

@@ -6,16 +6,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registry } from '../../resources/index.ts';
 import { createSampler } from '../../src/domain/sample.ts';
-import { labelOf, parseCall, pickedFields, type CreateDialog, type FieldDef } from '../../src/manifest/index.ts';
+import { allows, dialogAccess, labelOf, parseCall, pickedFields, type CreateDialog, type FieldDef } from '../../src/manifest/index.ts';
 import { newId } from '../../src/server/db/id.ts';
 import { engines, startTestServer, type TestServer } from '../support/server.ts';
 
 type Row = Record<string, unknown>;
 
-/** Each create dialog with each unique field it picks that the writer chooses (not a generated slug). */
+/**
+ * Each create dialog the admin may send with each unique field it picks that the writer chooses (not a
+ * generated slug). A dialog of another role only (a seller's payout request, for its own paid order)
+ * needs records of that role's: its test proves its conflict (tests/api/payouts.test.ts).
+ */
 const cases = registry.resources.flatMap((r) =>
   Object.entries(r.dialogs).flatMap(([type, d]) =>
-    d.kind === 'create'
+    d.kind === 'create' && allows(dialogAccess(r, d), 'admin')
       ? pickedFields(r, d)
           .filter((f) => f.unique && f.kind !== 'slug')
           .map((f) => ({ label: `${type}.${f.name}`, r, d, f }))

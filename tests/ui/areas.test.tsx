@@ -75,7 +75,7 @@ const menu = () => screen.getAllByRole('menu').find((m) => m.classList.contains(
 describe('what each role is offered', () => {
   it('offers a list to a role its access names or whose forms it may open, not reference data it only reads', () => {
     const shelf = (readers: 'signedIn' | ['seller'], writers: ['admin'] | ['seller']) =>
-      defineResource({ name: 'shelves', label: 'Shelf', plural: 'Shelves', access: { read: readers, write: writers }, fields: [field.text('name')], reads: { list: { kind: 'list', call: 'GET /shelves' } } });
+      defineResource({ name: 'shelves', label: 'Shelf', plural: 'Shelves', access: { read: readers, write: writers }, fields: [field.text('name', { list: true })], reads: { list: { kind: 'list', call: 'GET /shelves' } } });
     expect(mayUse(shelf('signedIn', ['admin']), 'seller')).toBe(false);
     expect(mayUse(shelf('signedIn', ['admin']), 'admin')).toBe(true); // the admin is offered every list it may read
     expect(mayUse(shelf('signedIn', ['seller']), 'seller')).toBe(false); // no form declared: nothing to do with it
@@ -119,7 +119,11 @@ describe('role areas', () => {
     expect(items[0]).toBe(AREA_TITLES.seller);
     expect(items).not.toContain('Categories');
     expect(items).not.toContain('Dashboard');
-    expect(items).toEqual([AREA_TITLES.seller, ...usable.map((r) => r.plural)]);
+    // Every list it may use is in the menu, under its manifest's group (groups in registry order).
+    expect(usable.filter((r) => !r.menu).map((r) => r.name)).toEqual([]);
+    const groups = [...new Set(usable.map((r) => r.menu!.group))];
+    const grouped = groups.flatMap((g) => usable.filter((r) => r.menu!.group === g));
+    expect(items).toEqual([AREA_TITLES.seller, ...grouped.map((r) => r.plural)]);
   });
 
   it.each(AREA_ROLES.filter((r) => r !== 'seller'))('lands %s in its own area', async (role) => {

@@ -342,7 +342,7 @@ describe('the session’s socket', () => {
 
   it('disconnects on a connect error instead of trying again (§8)', async () => {
     refuse = true;
-    const session = openSessionSocket(USER, { notification: () => {}, unread: () => {}, reconnected: () => {} }, { url });
+    const session = openSessionSocket(USER, { notification: () => {}, unread: () => {}, reconnected: () => {}, event: () => {} }, { url });
     const socket = await session.ready;
     await waitFor(() => expect(seen.filter((s) => s.event === 'handshake')).toHaveLength(1));
     // Closed by the client itself: socket.io's manager will not try again (`active` is false).

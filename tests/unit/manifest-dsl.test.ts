@@ -41,6 +41,10 @@ describe('manifest DSL', () => {
     expect(() => defineResource({ ...base, reads: { x: read.list('POST /things' as never) } })).toThrow(/not a GET/);
     expect(() => defineResource({ ...base, fields: [...base.fields, field.text('id')] })).toThrow(/implicit/);
     expect(() => defineResource({ ...base, fields: [field.slug('slug', 'missing')] , title: 'slug'})).toThrow(/unknown field/);
+    // A list's default order on a field the server does not sort by would answer every load 400.
+    const listed = { ...base, reads: { list: read.list('GET /things') } };
+    expect(() => defineResource({ ...listed, sort: { field: 'rank', order: 'ASC' } })).toThrow(/sort field 'rank' is not sortable/);
+    expect(defineResource({ ...listed, fields: [base.fields[0], field.number('rank', { sortable: true })], sort: { field: 'rank', order: 'ASC' } }).sort.field).toBe('rank');
   });
 
   it('the registry refuses unknown references and a call or dialog type declared twice', () => {

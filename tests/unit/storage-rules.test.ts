@@ -22,7 +22,10 @@ import {
 import { INT32, isSafeLink, LINK_MESSAGE, MAX_INDEXED_TEXT, MAX_LONG_TEXT, MAX_TEXT, maxLengthOf } from '../../src/manifest/rules.ts';
 import { indexesOf } from '../../src/server/db/tables.ts';
 
-const fields = registry.resources.flatMap((r) => r.fields.map((f) => [`${r.name}.${f.name}`, f] as const));
+// An `items` field has no column of its own: its sub-fields are stored (a child table), each held to its storage.
+const fields = registry.resources.flatMap((r) =>
+  r.fields.flatMap((f) => (f.kind === 'items' ? f.items!.fields.map((sub) => [`${r.name}.${f.name}.${sub.name}`, sub] as const) : [[`${r.name}.${f.name}`, f] as const])),
+);
 const text = fields.filter(([, f]) => f.storage === 'text');
 const integers = fields.filter(([, f]) => f.storage === 'integer' && f.kind !== 'boolean');
 const reals = fields.filter(([, f]) => f.storage === 'real');

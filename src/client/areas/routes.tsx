@@ -10,6 +10,7 @@ import { deferred } from '../shell/deferred.tsx';
 import { AccessDeniedPage } from '../shell/FallbackPages.tsx';
 import { ContentLoading } from '../shell/loading.tsx';
 import { SCREENS, type Screen } from './screens.ts';
+import { QUEUE_PATH } from '../../features/support/contract.ts';
 
 // The router react-admin runs (its default): its routes must be its own Route elements.
 const { Route } = reactRouterProvider;
@@ -17,12 +18,14 @@ const { Route } = reactRouterProvider;
 const AreaPage = deferred(() => import('./AreaPage.tsx').then((m) => m.AreaPage), <ContentLoading />);
 const ReferralsScreen = deferred(() => import('./ReferralsScreen.tsx').then((m) => m.ReferralsScreen), <ContentLoading />);
 const PeopleScreen = deferred(() => import('./PeopleScreen.tsx').then((m) => m.PeopleScreen), <ContentLoading />);
+const SupportQueue = deferred(() => import('../../features/support/client/SupportQueue.tsx').then((m) => m.SupportQueue), <ContentLoading />);
 
 /** The component each screen shows, by path (areas by their role). */
 function contentOf(screen: Screen): ReactNode {
   if (screen.area) return <AreaPage role={screen.area} />;
   if (screen.path === '/referrals') return <ReferralsScreen />;
   if (screen.path === '/people') return <PeopleScreen />;
+  if (screen.path === QUEUE_PATH) return <SupportQueue />;
   throw new Error(`No component for the screen at ${screen.path}`);
 }
 

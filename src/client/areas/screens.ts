@@ -6,6 +6,8 @@
  */
 import type { Access } from '../../manifest/index.ts';
 import { referrals } from '../../../resources/referrals.ts';
+import { supportRequests } from '../../../resources/support-requests.ts';
+import { QUEUE_PATH, QUEUE_TITLE } from '../../features/support/contract.ts';
 import { allows } from '../generate/access.ts';
 import { AREA_ROLES, AREA_TITLES, homeOf, type AreaRole } from './areas.ts';
 
@@ -37,6 +39,8 @@ export const SCREENS: readonly Screen[] = [
   { path: '/referrals', title: 'Referrals', icon: 'AccountTree', access: flowchart.access ?? referrals.access.write, group: PEOPLE_GROUP },
   // The storefront's sliders as the admin previews them (the call itself is public).
   { path: '/people', title: 'Storefront people', icon: 'ViewCarousel', access: ['admin'], group: PEOPLE_GROUP },
+  // The staff's work: open requests by urgency and age, with their SLA clocks (the queue call's access).
+  { path: QUEUE_PATH, title: QUEUE_TITLE, icon: 'SupportAgent', access: supportRequests.operations.queue.access ?? supportRequests.access.write, group: supportRequests.menu!.group },
 ];
 
 /** The screens a role may open. */

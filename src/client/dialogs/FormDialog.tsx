@@ -16,7 +16,7 @@ import {
   type RegistryWidgetsType,
   type RJSFSchema,
 } from '@rjsf/utils';
-import { useLogoutIfAccessDenied, useRefresh } from 'react-admin';
+import { useLogoutIfAccessDenied, useNavigate, useRefresh } from 'react-admin';
 import {
   bodySchema,
   clearDependents,
@@ -34,7 +34,7 @@ import { ReferenceOptionField } from '../widgets/ReferenceOptionField.tsx';
 import { QrWidget, type FormContext } from '../widgets/QrWidget.tsx';
 import type { DialogBodyProps } from './context.ts';
 import { initialFormData } from './initial-data.ts';
-import { answerOf, failureToast, fieldErrorsOf, successToast } from './outcome.ts';
+import { answerOf, failureToast, fieldErrorsOf, redirectOf, successToast } from './outcome.ts';
 import { buildUiSchema, CUSTOM } from './ui-schema.ts';
 import { createZodValidator } from './zod-validator.ts';
 import { drawnFields, formRuleOf, formSchemaOf } from './form-schema.ts';
@@ -99,6 +99,7 @@ export default function FormDialogBody({
 }: DialogBodyProps<CreateDialog | UpdateDialog | ActionDialog>) {
   const toast = useToast();
   const refresh = useRefresh();
+  const navigate = useNavigate();
   const logoutIfAccessDenied = useLogoutIfAccessDenied();
   const setup = useMemo(() => {
     const rule = bodySchema(resource, dialog);
@@ -162,10 +163,13 @@ export default function FormDialogBody({
         return;
       }
       const headers = dialog.kind === 'update' ? ifMatchFor(base.current) : undefined;
-      await send(dialog.call, { ...data }, parsed.success ? parsed.data : values, headers);
+      const { json } = await send(dialog.call, { ...data }, parsed.success ? parsed.data : values, headers);
       toast(successToast(dialog.success));
       onClose();
       refresh();
+      // Spec §2: after a support chat starts, the page goes where the answer's `redirectUrl` says (a path of this app only).
+      const to = redirectOf(json);
+      if (to) navigate(to);
     } catch (error) {
       const stale = conflictOf(error);
       if (stale) {

@@ -64,3 +64,12 @@ export function describeAnswer(answer: unknown, fields: readonly FieldDef[] = []
 export function failureToast(title: string, error: unknown, fields: readonly FieldDef[] = []): Toast {
   return { title, description: describeAnswer(answerOf(error), fields), severity: 'error' };
 }
+
+/**
+ * The path an answer's `redirectUrl` names, when it is one of this app's ('/support/requests/1'); another
+ * site's address ('//evil.example', 'https://…') or anything else is not followed.
+ */
+export function redirectOf(answer: unknown): string | undefined {
+  const to = answer && typeof answer === 'object' ? (answer as { redirectUrl?: unknown }).redirectUrl : undefined;
+  return typeof to === 'string' && to.startsWith('/') && !to.startsWith('//') && !to.includes('\\') ? to : undefined;
+}

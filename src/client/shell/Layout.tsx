@@ -11,15 +11,21 @@ import { PasswordGate } from './ChoosePassword.tsx';
 import { GroupedMenu } from './Menu.tsx';
 import { AffiliateSender } from '../areas/AffiliateSender.tsx';
 import { NotificationBell } from '../../features/notifications/client/NotificationBell.tsx';
+import { CartBadge } from '../../features/cart/CartBadge.tsx';
+import { deferred } from './deferred.tsx';
 import { NotificationSocketProvider } from '../../features/notifications/client/SocketProvider.tsx';
 import { PushOptIn } from '../../features/push/client/PushOptIn.tsx';
 import { PushBanner } from '../../features/push/client/PushBanner.tsx';
 import { ShellContent } from './loading.tsx';
 
+/** Spec §2's floating support-team widget; its code loads after the screen's. */
+const SupportWidget = deferred(() => import('../../features/support/client/SupportWidget.tsx').then((m) => m.SupportWidget));
+
 function AppTitleBar(props: AppBarProps) {
   return (
     <AppBar {...props} userMenu={<AccountMenu />}>
       <TitlePortal component="h1" variant="h6" />
+      <CartBadge />
       <NotificationBell />
     </AppBar>
   );
@@ -45,6 +51,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
               {/* Spec §4: the push opt-in banner. It floats, so nothing moves when it comes; it stands
                   after the content so the room it keeps free below the last rows comes last. */}
               <PushBanner />
+              <SupportWidget />
             </Layout>
           </DialogHost>
         </PushOptIn>

@@ -9,8 +9,11 @@ import type { Db } from '../db/types.ts';
 import './referrals.ts';
 import { registerSliders } from './sliders.ts';
 import { registerVideos } from './videos.ts';
+import { registerShop } from './shop.ts';
 
 export function registerFrontRoutes(app: FastifyInstance, db: Db, registry: Registry) {
   registerSliders(app, db, registry);
   registerVideos(app, db, registry);
+  // The shop's public reads of approved products (the catalogue, the search modal's results).
+  registerShop(app, db, registry);
 }

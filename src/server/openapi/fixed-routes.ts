@@ -13,6 +13,7 @@ import { DEFAULT_RESET_MINUTES } from '../auth/self-service-config.ts';
 import { answer, jsonSchemaOf, refTo, rolesOf } from './schemas.ts';
 import type { FixedRoute } from './types.ts';
 import { frontRoutes } from '../front/docs.ts';
+import { shopRoutes } from '../front/shop.ts';
 
 /** Where the OpenAPI document is served. */
 export const OPENAPI_PATH = '/api/openapi.json';
@@ -162,6 +163,7 @@ export function fixedRoutes(): FixedRoute[] {
       },
     },
     ...frontRoutes(),
+    ...shopRoutes(),
   ];
 }
 

@@ -23,6 +23,7 @@ class SocketHub {
     notification: (n) => this.all.forEach((l) => l.current.notification?.(n)),
     unread: (a) => this.all.forEach((l) => l.current.unread?.(a)),
     reconnected: () => this.all.forEach((l) => l.current.reconnected?.()),
+    event: (name, payload) => this.all.forEach((l) => l.current.event?.(name, payload)),
   };
 }
 

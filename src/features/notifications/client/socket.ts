@@ -15,6 +15,8 @@ export interface SocketListeners {
   unread(answer: UnreadAnswer): void;
   /** Every (re)connection after the first: what arrived meanwhile must be read again. */
   reconnected(): void;
+  /** Any event the server sends, by name (a support thread's messages and typing: features/support). */
+  event(name: string, payload: unknown): void;
 }
 
 export interface SocketOptions {
@@ -56,6 +58,7 @@ export function openSessionSocket(userId: string, listeners: SocketListeners, op
     s.on('connect_error', () => s.disconnect());
     s.on(SOCKET_EVENTS.notification, (n: NotificationWire) => listeners.notification(n));
     s.on(SOCKET_EVENTS.unread, (a: UnreadAnswer) => listeners.unread(a));
+    s.onAny((name: string, payload: unknown) => listeners.event(name, payload));
     return s;
   });
   ready.catch((error) => console.error('notifications: the socket client did not load', error));
