@@ -211,6 +211,8 @@ async function serverCall(path: string, method = 'GET', body?: unknown): Promise
   changed();
   try {
     const { json } = await httpClient(path, { method, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    // An answer that is not a cart (a proxy's page, an older server) is a failure, never a crash.
+    if (!json || !Array.isArray((json as ServerCart).items) || !(json as ServerCart).totals) throw new Error('The cart could not be read.');
     server = json as ServerCart;
     error = undefined;
   } catch (e) {
