@@ -175,6 +175,9 @@ describe.skipIf(!hasChromium)('nothing moves under the pointer', () => {
       await route.continue();
     });
     await page.evaluate(() => (location.hash = '#/people'));
+    // The screen's own code first: until it has loaded, the shell's loading placeholder stands in main,
+    // and it goes when the screen comes (on a loaded CI machine it was the one found, then gone).
+    await expect.poll(() => page.locator('#react-admin-title').textContent()).toBe('Storefront people');
     const placeholder = page.getByRole('main').locator('.MuiSkeleton-root').first();
     await placeholder.waitFor();
     const findings = await axeFindings(page, 'People, loading', 'main');
