@@ -36,6 +36,7 @@ import { paymentMethods, vendorPaymentMethods } from './payments.ts';
 import { videoLists } from './videos.ts';
 import { auctionBids, auctions } from './auctions.ts';
 import { liveSellOrders, liveSells } from './live-sell.ts';
+import { jobApplications, jobs } from './jobs.ts';
 
 export const registry = createRegistry([
   categories,
@@ -77,6 +78,8 @@ export const registry = createRegistry([
   supportReplies,
   supportTeam,
   chatGroups,
+  jobs,
+  jobApplications,
   adminMenus,
   siteSettings,
   media,

@@ -166,6 +166,12 @@ export const orders = defineResource({
     field.textarea('senderinfo', { label: 'Sender info', maxLength: 1000 }),
     field.image('senderfile', { label: 'Proof of payment', upload: { endpoint: 'paymentproofs' } }),
   ],
+  // Issue 52 point 9: the admin's dashboard shows the proofs of payment waiting to be checked; a seller's
+  // area the paid orders it still has to send.
+  waiting: [
+    { label: 'Proofs waiting to be checked', filter: { paidstatus: 'UNPAID' }, roles: ['admin'] },
+    { label: 'Paid orders to send', filter: { paidstatus: 'PAID', status: 'PENDING' }, roles: ['seller'] },
+  ],
   sort: { field: 'id', order: 'DESC' },
   reads: {
     // §7: the admin's, by a dealer's sellers when `dealerId` is given. Ours: a seller and a buyer read the

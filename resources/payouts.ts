@@ -74,6 +74,8 @@ export const payouts = defineResource({
     // §3/§4: sent as true with the invoice; a paid payout carries it.
     field.boolean('status', { label: 'Invoice sent', rule: z.literal(true, { error: PAYOUT_MESSAGES.status }), readOnly: true }),
   ],
+  // Issue 52 point 9: the payouts waiting to be paid, on the admin's dashboard and the seller's area.
+  waiting: [{ label: 'Payouts waiting to be paid', filter: { payoutStatus: 'REQUESTED' }, roles: ['admin', 'seller'] }],
   sort: { field: 'id', order: 'DESC' },
   reads: {
     list: read.list('GET /payouts'),

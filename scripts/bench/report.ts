@@ -64,6 +64,7 @@ const GOALS: Record<'warm' | 'cold', Record<ScenarioKey, Goal[]>> = {
     filtered: [jsonServerAtLeast(100)],
     deep: [p99AtMost(25)],
     create: [],
+    shopSearch: [p99AtMost(25)],
   },
   cold: {
     sorted: [ceilingAtLeast(0.5), p99AtMost(25)],
@@ -72,6 +73,7 @@ const GOALS: Record<'warm' | 'cold', Record<ScenarioKey, Goal[]>> = {
     filtered: [ceilingAtLeast(0.3), p99AtMost(25)],
     deep: [p99AtMost(25)],
     create: [ceilingAtLeast(0.4)],
+    shopSearch: [p99AtMost(25)],
   },
 };
 const atLeast = (value: number | null, goal: number) => (value === null ? undefined : value >= goal);

@@ -156,6 +156,7 @@ function dialogTextsOf(d: DialogDef): string[] {
   if ('success' in d) texts.push(d.success);
   if ('failure' in d) texts.push(d.failure);
   if ('missing' in d) texts.push(d.missing);
+  if ('pick' in d) texts.push(d.successTitle, d.failureFallback, d.already?.title, d.already?.message);
   return texts.filter((t): t is string => typeof t === 'string');
 }
 

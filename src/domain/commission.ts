@@ -224,6 +224,32 @@ export function quoteCommission(sellerPriceCents: number, percentBasisPoints: Co
   });
 }
 
+/**
+ * The quote whose main sell price is exactly `priceCents` (an auction's winning bid: the buyer pays what
+ * it bid): the largest seller price whose quote does not exceed it, and the cents the rounding leaves
+ * added to the site commission, so seller price plus the five commissions is the price to the cent.
+ * The quote's price never falls as the seller price rises, so the seller price is found by halving.
+ */
+export function quoteForSellPrice(priceCents: number, percentBasisPoints: CommissionValues): CommissionQuote {
+  if (!Number.isSafeInteger(priceCents) || priceCents < 0 || priceCents > MAX_SELL_PRICE_CENTS) throw new RangeError(`sell price out of range: ${priceCents} cents`);
+  let lo = 0;
+  let hi = Math.min(priceCents, MAX_PRICE_CENTS);
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (quoteCommission(mid, percentBasisPoints).priceCents <= priceCents) lo = mid;
+    else hi = mid - 1;
+  }
+  const quote = quoteCommission(lo, percentBasisPoints);
+  const left = priceCents - quote.priceCents;
+  const commissions = { ...quote.commissionCents, siteCommission: quote.commissionCents.siteCommission + left };
+  return Object.freeze({
+    ...quote,
+    commissionCents: Object.freeze(commissions),
+    totalCommissionCents: quote.totalCommissionCents + left,
+    priceCents,
+  });
+}
+
 /** The product's commission fields as sent (PATCH /products/{id}/commission) and stored. */
 export type CommissionWireInput = { sellerprice?: unknown; price?: unknown } & Partial<
   Record<CommissionField, unknown>

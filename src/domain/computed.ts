@@ -5,7 +5,7 @@
  * (`by: computations.agentId`), so a misspelt one fails the type check, not the first write.
  */
 import { agentIdOf } from './names.ts';
-import { centsToNumber, quoteFromWire } from './commission.ts';
+import { centsToNumber, parsePrice, quoteFromWire } from './commission.ts';
 
 type Values = Record<string, unknown>;
 const text = (v: unknown) => (typeof v === 'string' ? v : v == null ? '' : String(v));
@@ -26,5 +26,11 @@ export const computations = {
   productPrice: (v) => {
     const quoted = quoteFromWire(v);
     return quoted.ok ? centsToNumber(quoted.quote.priceCents) : Number.NaN;
+  },
+  /** A job's pay in cents (resources/jobs.ts), 0 while none is given or it is not a valid amount. */
+  payCents: (v) => {
+    if (v.pay === undefined || v.pay === null || v.pay === '') return 0;
+    const parsed = parsePrice(v.pay);
+    return parsed.ok ? parsed.value : 0;
   },
 } satisfies Record<string, Computation>;

@@ -226,7 +226,12 @@ export function createSampler(options: SamplerOptions = {}): Sampler {
     if (format === 'uuid') return `${hex(8)}-${hex(4)}-4${hex(3)}-a${hex(3)}-${hex(12)}`;
     if (format === 'date-time') return new Date(Date.UTC(2024, 0, 1) + rng.int(365 * 86400) * 1000).toISOString();
     if (format === 'date') return new Date(Date.UTC(2024, 0, 1) + rng.int(365) * 86400000).toISOString().slice(0, 10);
-    if (typeof s.pattern === 'string') return fromPattern(s.pattern, rng);
+    if (typeof s.pattern === 'string') {
+      // The field's realistic candidate when the pattern takes it (a WhatsApp number), else one drawn from the pattern.
+      const made = make();
+      const fits = made.length >= (s.minLength ?? 0) && made.length <= (s.maxLength ?? Infinity);
+      return fits && new RegExp(s.pattern).test(made) ? made : fromPattern(s.pattern, rng);
+    }
     return fit(make(), s);
   }
 
@@ -249,6 +254,7 @@ export function createSampler(options: SamplerOptions = {}): Sampler {
       f.kind === 'reference' && ctx.reference ? ctx.reference(f, f.reference!) : candidate(r, f, values);
     if (!f.rule) {
       if (f.kind === 'number') return number({}, f.storage === 'integer');
+      if (f.kind === 'boolean') return rng.next() < 0.5;
       return make();
     }
     // Slugs and references are shaped by what they point at, not by the rule's pattern.

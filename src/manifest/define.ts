@@ -7,7 +7,7 @@ import { parseCall } from './call.ts';
 import { checkJobs } from './jobs.ts';
 import { checkStates, transitionsOf } from './states.ts';
 import { itemsProblem } from './items.ts';
-import { isSortable, TIMESTAMP_FIELDS, timestampFields } from './list.ts';
+import { isFilterable, isSortable, TIMESTAMP_FIELDS, timestampFields } from './list.ts';
 import { withImplicitDetails } from './offers.ts';
 import { UPLOAD_ENDPOINTS, type ActionDialog, type CreateDialog, type UpdateDialog, type DialogDef, type FieldDef, type NotifyDef, type Embed, type ReadDef, type ResourceDef, type ResourceInput } from './types.ts';
 
@@ -90,6 +90,11 @@ export function defineResource(input: ResourceInput): ResourceDef {
   checkJobs(r.jobs, fieldNames, fail);
   checkStates(r, fail);
   for (const { transition: t } of transitionsOf(r)) if (t.notify) checkNotify(r, `transition ${t.name}`, t.notify, fail);
+  for (const w of r.waiting ?? [])
+    for (const name of Object.keys(w.filter)) {
+      const f = r.fields.find((x) => x.name === name);
+      if (!f || !isFilterable(f)) fail(`waiting '${w.label}': '${name}' is not a filterable field`);
+    }
   if (r.single) {
     const { field: one, while: holds } = r.single;
     if (!fieldNames.has(one) || !r.access.owner || r.access.owner.via) fail(`single '${one}' needs a declared field and an owner field of its own`);

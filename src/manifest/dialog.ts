@@ -28,3 +28,8 @@ export const dialog = {
   /** A read-only view of the fields in `show`. */
   details: (d: Without<DetailsDialog, never>): DetailsDialog => ({ kind: 'details', ...d }),
 };
+
+/** The text of a form dialog's submit button: its own `submit`, else 'Create' on a create dialog, else 'Save'. */
+export function submitLabel(d: { kind: string; submit?: string }): string {
+  return d.submit ?? (d.kind === 'create' ? 'Create' : 'Save');
+}

@@ -67,15 +67,16 @@ export const field = {
     from,
   }),
   /**
-   * A list of typed sub-records kept in a child table (an order's lines): `fields` are ordinary field
+   * A list of typed sub-records kept in a child table (an order's lines), or read from another
+   * resource's records that point at this one (`related`: a job's applications): `fields` are ordinary field
    * declarations with their own rules and messages; `min`/`max` bound how many (see `ItemsDef`).
    * Example: `field.items('lines', { fields: [field.text('sku', { rule }), field.number('quantity', { rule })], min: 1 })`.
    */
-  items: (name: string, { fields, min, max, minMessage, maxMessage, ...opts }: FieldOptions & ItemsDef): FieldDef => ({
+  items: (name: string, { fields, min, max, minMessage, maxMessage, related, ...opts }: FieldOptions & ItemsDef): FieldDef => ({
     storage: 'text',
     ...opts,
     name,
     kind: 'items',
-    items: { fields, min, max, minMessage, maxMessage },
+    items: { fields, min, max, minMessage, maxMessage, ...(related ? { related } : {}) },
   }),
 };

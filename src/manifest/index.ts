@@ -1,7 +1,7 @@
 /** The manifest DSL. Manifests import from here and nowhere else in `src/`. */
 export * from './types.ts';
 export { field } from './field.ts';
-export { dialog } from './dialog.ts';
+export { dialog, submitLabel } from './dialog.ts';
 export { read, operation } from './read.ts';
 export { rules } from './rules.ts';
 export { messages } from './messages.ts';
@@ -15,7 +15,7 @@ export { fromWire } from './schema.ts';
 export { chooseFirstMessage, clearDependents, mismatchMessage, parentOf, referenceKey } from './dependent.ts';
 export { implicitDetailsType, updateGaps, withImplicitDetails } from './offers.ts';
 export { fixedIn, makesRecord } from './fixed.ts';
-export { DEFAULT_MAX_ITEMS, isItems, itemsFieldsOf, itemsTableOf, storedFieldsOf } from './items.ts';
+export { DEFAULT_MAX_ITEMS, isItems, isRelatedItems, itemsFieldsOf, itemsTableOf, ownItemsFieldsOf, storedFieldsOf } from './items.ts';
 export { accessOf, allows, authorize, dialogAccess, mayCall, reachOf, type Action, type Decision, type Principal, type Reach } from './authorize.ts';
 export { jobOptions, type AtJobDef, type EveryJobDef, type JobContext, type JobDef, type JobLog, type JobRecords } from './jobs.ts';
 export * from './hooks.ts';

@@ -16,6 +16,14 @@ export function itemsFieldsOf(r: Pick<ResourceDef, 'fields'>): FieldDef[] {
   return r.fields.filter(isItems);
 }
 
+/** Whether an `items` field reads another resource's records (`ItemsDef.related`) rather than a child table. */
+export const isRelatedItems = (f: FieldDef): boolean => isItems(f) && !!f.items?.related;
+
+/** The resource's `items` fields kept in child tables of their own (every one but those read `from` another). */
+export function ownItemsFieldsOf(r: Pick<ResourceDef, 'fields'>): FieldDef[] {
+  return r.fields.filter((f) => isItems(f) && !f.items?.related);
+}
+
 /** The fields kept in the resource's own table: every field but its `items`. */
 export function storedFieldsOf(r: Pick<ResourceDef, 'fields'>): FieldDef[] {
   return r.fields.filter((f) => !isItems(f));
@@ -37,10 +45,11 @@ export function itemsProblem(f: FieldDef): string | undefined {
   for (const sub of def.fields) {
     if (REFUSED_KINDS.has(sub.kind)) return `items '${f.name}': a sub-field cannot be a ${sub.kind}`;
     if (sub.upload || sub.computed || sub.drawn || sub.fill || sub.unique) return `items '${f.name}': sub-field '${sub.name}' may not upload, compute, draw, fill or be unique`;
-    if (['id', 'parentId', 'position'].includes(sub.name) || names.has(sub.name)) return `items '${f.name}': sub-field name '${sub.name}' is taken`;
+    if (['parentId', 'position'].includes(sub.name) || (sub.name === 'id' && !def.related) || names.has(sub.name)) return `items '${f.name}': sub-field name '${sub.name}' is taken`;
     if (sub.kind === 'select' && !sub.options?.length) return `items '${f.name}': select '${sub.name}' has no options`;
     names.add(sub.name);
   }
+  if (def.related && !f.readOnly) return `items '${f.name}': a list read from ${def.related.resource} is read-only`;
   const { min = 0, max = DEFAULT_MAX_ITEMS } = def;
   if (!Number.isInteger(min) || !Number.isInteger(max) || min < 0 || max < Math.max(min, 1)) return `items '${f.name}': min/max must be whole numbers, 0 <= min <= max, max >= 1`;
   return undefined;

@@ -43,6 +43,19 @@ export interface JobContext {
 export interface JobRecords {
   create(resource: string, input: Record<string, unknown>): Promise<Record<string, unknown>>;
   update(resource: string, id: string, input: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** Runs `work` in one transaction: its writes commit together, or none does. */
+  transaction<T>(work: (records: JobTransaction) => Promise<T>): Promise<T>;
+}
+
+/** The records service inside a job's transaction (`JobRecords.transaction`). */
+export interface JobTransaction extends JobRecords {
+  /** The transaction's database: reads that must see its writes. */
+  db: Kysely<any>;
+  /**
+   * A write the service has no verb for (a conditional stock decrement), in this transaction; the
+   * `tables` it writes are dropped from the read cache once it commits.
+   */
+  operation<T>(tables: string[], work: (db: Kysely<any>) => Promise<T>): Promise<T>;
 }
 
 /** Where a run says what it did or what went wrong (the server's logger). */

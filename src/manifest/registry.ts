@@ -56,12 +56,24 @@ export function createRegistry(resources: readonly ResourceDef[]): Registry {
         if (reach && typeof reach === 'object' && 'through' in reach) {
           // Owned through sub-records: an items field, a reference sub-field, the owner field of its target.
           const { items, via: sub, field: held } = reach.through;
-          const list = r.fields.find((f) => f.name === items && f.kind === 'items');
+          // A list read from another resource has no child table to reach through.
+          const list = r.fields.find((f) => f.name === items && f.kind === 'items' && !f.items?.related);
           const ref = list?.items?.fields.find((f) => f.name === sub && f.kind === 'reference');
           const target = ref && byName.get(ref.reference!);
           if (!target?.fields.some((f) => f.name === held)) fail(`${r.name}: owner through '${items}.${sub}' does not reach a field '${held}'`);
         }
       }
+    }
+    for (const f of r.fields) {
+      const from = f.items?.related;
+      if (!from) continue;
+      // A list read from another resource: that resource's reference to this one, and its fields.
+      const source = byName.get(from.resource);
+      const by = source?.fields.find((x) => x.name === from.by);
+      if (!source || by?.kind !== 'reference' || by.reference !== r.name) fail(`${r.name}.${f.name}: '${from.resource}.${from.by}' is not a reference to ${r.name}`);
+      for (const sub of f.items!.fields)
+        if (sub.name !== 'id' && !source!.fields.some((x) => x.name === sub.name && x.kind !== 'items'))
+          fail(`${r.name}.${f.name}: '${sub.name}' is not a field of ${from.resource}`);
     }
     for (const [name, read] of Object.entries(r.reads)) {
       const through = read.kind === 'list' ? read.scope?.through : undefined;
@@ -94,7 +106,14 @@ export function createRegistry(resources: readonly ResourceDef[]): Registry {
       const d = found!.dialog;
       if (d.kind === 'details' ? !d.view : !(d.kind === 'update' || d.kind === 'action') || !parseCall(d.call).params.includes('id'))
         fail(`${r.name}: row dialog '${type}' must be an update or action whose call has {id}, or a details dialog with a view`);
+      // A dialog acting on another resource's record (`on`) is offered by that resource's list, and the
+      // list it opens with must hold what its `already` reads.
+      if (d.kind === 'action' && d.on && d.on !== r.name) fail(`${r.name}: row dialog '${type}' acts on ${d.on}'s records`);
+      if ('pick' in d && d.already && !r.fields.some((f) => f.name === d.already!.field && f.kind === 'items'))
+        fail(`${r.name}: row dialog '${type}' reads '${d.already.field}', not an items field of ${r.name}`);
     }
+  for (const [type, { dialog: d }] of dialogs)
+    if (d.kind === 'action' && d.on && !byName.has(d.on)) fail(`dialog ${type}: on names unknown resource '${d.on}'`);
   function checkEmbed(r: ResourceDef, embed: Embed) {
     for (const [key, e] of Object.entries(embed)) {
       const f = r.fields.find((x) => x.name === e.via);

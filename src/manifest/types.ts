@@ -91,6 +91,11 @@ export interface FieldOptions {
   emptyShownAs?: unknown;
   /** A hint under the form field (size hints for images, limits). */
   hint?: string;
+  /**
+   * For `textarea`: the form shows a live count of the characters typed against this most (spec §5:
+   * a job application's message, 'n/500'); the rule keeps its own bound and messages.
+   */
+  counter?: number;
   /** Shown in forms but not editable there. */
   readOnly?: boolean;
   /**
@@ -273,6 +278,15 @@ export interface ItemsDef {
   minMessage?: string;
   /** Told when more than `max` are sent (default: '<Label> may have at most <max> items.'). */
   maxMessage?: string;
+  /**
+   * The sub-records are another resource's records rather than rows of a child table: those of
+   * `resource` whose reference `by` holds this record's id, oldest first, each answered as the
+   * sub-fields' values (a sub-field names a field of `resource`, or `id`). Read-only: nothing writes
+   * through the field, it is kept by the other resource's own writes and answered with every read of
+   * this one (spec §3 Job: "jobApplication list (each with userId)").
+   * `field.items('jobApplication', { readOnly: true, from: { resource: 'jobApplications', by: 'job' }, fields: [...] })`.
+   */
+  related?: { resource: string; by: string };
 }
 
 /** What every dialog declares. */
@@ -341,6 +355,18 @@ export interface OnlyValues {
   message: string;
 }
 
+/**
+ * A form dialog opened on a record whose list `field` (an `items` field of the record it opens with,
+ * each entry with a `userId`) already holds the signed-in person: the form does not open; a warning
+ * toast (`title`, `message`) shows and the dialog closes. The server refuses the call anyway (409
+ * with `message`, by the resource's `single`), and the dialog answers that 409 with the same warning.
+ */
+export interface AlreadyDef {
+  field: string;
+  title: string;
+  message: string;
+}
+
 /** A dialog that sends a form to a call: create, update and action dialogs. */
 interface FormDialog extends DialogBase {
   /** The resource fields the form shows and the call sends, in order. */
@@ -349,8 +375,25 @@ interface FormDialog extends DialogBase {
   call: Call;
   /** The 'Success!' toast's description. */
   success: string;
+  /** The submit button's text. Default 'Create' on a create dialog, else 'Save' ('Submit application'). */
+  submit?: string;
+  /**
+   * The success toast's title in place of 'Success!' (spec §8: 'Application Submitted Successfully!'
+   * with 'We'll review your application and get back to you soon.').
+   */
+  successTitle?: string;
   /** The red toast's title when the call fails (spec §8); the server's answer is its description. */
   failure: string;
+  /**
+   * The red toast's description when the server said nothing to show (no answer: the network failed):
+   * spec §8 'Application Failed' with the server's message or 'Something went wrong. Please try again.'.
+   */
+  failureFallback?: string;
+  /**
+   * The dialog is not for one who already took part (spec §6: 'Already Applied' / 'You have already
+   * applied for this position.'): see `AlreadyDef`.
+   */
+  already?: AlreadyDef;
   /**
    * Picked fields this dialog may leave empty although their rule asks for a value: an empty one is
    * not sent and not changed (spec §5: a banner's image URL is required on create only).
@@ -389,6 +432,12 @@ export interface ActionDialog extends FormDialog {
   kind: 'action';
   /** Name of the server handler that carries the call out: a key of the server's map (`HandlerName`). */
   handler: HandlerName;
+  /**
+   * The resource whose record the call's `{id}` names, when not the declaring one (applyjob, a form of
+   * the applications, is called on a job: `on: 'jobs'`). The handler's `record` is that one, within the
+   * caller's reach; the list of that resource offers the dialog on its rows (`list.rowDialogs`).
+   */
+  on?: string;
 }
 /** A delete confirmation. */
 export interface RemoveDialog extends DialogBase {
@@ -727,11 +776,25 @@ export interface ResourceInput {
    */
   empty?: string;
   /**
+   * Records waiting for someone's work, counted at the top of the landing page of each role named
+   * (the admin's dashboard, a role's area) as a link to the list so filtered: proofs of payment to
+   * check, payouts to pay. `filter` names filterable fields; the count is the list's total, within the
+   * role's reach. `{ label: 'Payouts waiting to be paid', filter: { payoutStatus: 'REQUESTED' }, roles: ['admin'] }`.
+   */
+  waiting?: readonly WaitingDef[];
+  /**
    * At most one record per owner and value of `field` while the record holds `while` (one pending document
    * per kind): the server refuses another (409, `message` under `field`, `{<field>}` read as the value's
    * choice label), and create forms do not offer a value already taken so.
    */
   single?: SingleDef;
+}
+
+/** See `ResourceInput.waiting`. */
+export interface WaitingDef {
+  label: string;
+  filter: Record<string, string | number | boolean>;
+  roles: readonly Role[];
 }
 
 /** See `ResourceInput.single`. */

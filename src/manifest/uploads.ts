@@ -77,6 +77,8 @@ export const UPLOAD_ENDPOINT_DECLARATIONS = {
   topcategories: endpoint({ label: 'Top category image', types: IMAGE_TYPES, visibility: 'public', maxFiles: 1 }),
   documents: endpoint({ label: 'Account document', types: [...IMAGE_TYPES, 'pdf'], visibility: 'private', maxFiles: 1 }),
   paymentproofs: endpoint({ label: 'Proof of payment', types: IMAGE_TYPES, visibility: 'private', maxFiles: 1 }),
+  // Spec §5/§9: a job application's CV, a PDF of at most 5 MB; the applicant's and the admins' only.
+  cvresume: endpoint({ label: 'CV/Resume', types: ['pdf'], visibility: 'private', maxFiles: 1 }),
 } satisfies Record<string, EndpointDeclaration>;
 
 /** An upload endpoint's name, as sent with the files (`endpoint`) and as the first folder of a stored path. */

@@ -19,6 +19,7 @@ import { checkoutHandlers } from '../features/checkout/server.ts';
 import { ledgerHandlers } from '../features/checkout/ledger.ts';
 import { auctionHandlers } from '../features/auctions/server.ts';
 import { supportHandlers } from '../features/support/server.ts';
+import { jobHandlers } from '../features/jobs/server.ts';
 
 /** `POST /recycle-bin/{id}/restore`: the records service puts the entry's record back. */
 const restoreFromBin: Handler = ({ records, params }) => records.restore(params.id);
@@ -39,6 +40,7 @@ export const namedHandlers = {
   ...ledgerHandlers,
   ...auctionHandlers,
   ...supportHandlers,
+  ...jobHandlers,
 } satisfies Handlers;
 
 declare module '../manifest/handlers.ts' {

@@ -11,6 +11,7 @@ import { AUCTION_SETTINGS, MAX_EXTENSION_MINUTES } from '../../src/features/auct
 import { setSetting } from '../../src/server/settings/index.ts';
 import { account, makeBranch, productBody, type Branch } from './fixtures/catalogue.ts';
 import { engines, startTestServer, type TestServer } from '../support/server.ts';
+import { approval } from './fixtures/shop.ts';
 
 const MINUTE = 60_000;
 const at = (ms: number) => new Date(Date.now() + ms).toISOString();
@@ -256,5 +257,50 @@ describe.each(engines)('auctions API (%s)', (engine) => {
     await sleep(1_500);
     const again = await server.db.selectFrom(AUDIT_LOG).select(['recordId']).where('action', '=', 'transition:close').where('recordId', '=', auction.id).execute();
     expect(again).toHaveLength(1);
+  }, 60_000);
+
+  it('makes the winner’s order at the close: the lot at the bid each, stock taken, commissions split to the cent, the ledger balanced', async () => {
+    const approved = await makeProduct(seller.cookie);
+    const ok = await call('PATCH', `/products/${approved}/commission`, admin, approval(100, 2));
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    const short = await makeProduct(seller.cookie);
+    expect((await call('PATCH', `/products/${short}/commission`, admin, approval(100, 2))).status).toBe(200);
+    const stockOf = async (id: string) => Number((await server.db.selectFrom('products').select('stock').where('id', '=', id).executeTakeFirstOrThrow()).stock);
+    const before = await stockOf(approved);
+    const lot = await running({ product: approved, qty: 2, enddate: at(60 * MINUTE) });
+    const tooMany = await running({ product: short, qty: before + 1, enddate: at(60 * MINUTE) });
+    expect((await bid(buyers[2], lot.id, 133.37)).status).toBe(200);
+    expect((await bid(buyers[3], tooMany.id, 50)).status).toBe(200);
+    for (const a of [lot, tooMany]) {
+      const reset = await call('PATCH', `/auctions/${a.id}`, admin, { product: a.product, price: 10, qty: a.qty, startdate: a.startdate, enddate: at(2_500) });
+      expect(reset.status, JSON.stringify(reset.body)).toBe(200);
+    }
+    for (const a of [lot, tooMany]) await until(`auction ${a.id} to close`, async () => (await auctionOf(a.id)).status === 'CLOSED', 30_000);
+
+    const orders = await server.db.selectFrom('orders').selectAll().where('user', '=', buyers[2].id).execute();
+    expect(orders).toHaveLength(1);
+    const [order] = orders;
+    expect(order).toMatchObject({ sellerId: seller.id, dealerId: dealer.id, paidstatus: 'UNPAID', status: 'PENDING', totalCents: 26674 });
+    expect(Number(order.totalamount)).toBeCloseTo(266.74, 2);
+    expect(await stockOf(approved)).toBe(before - 2);
+    // The seller's price and the five commissions add up to what the winner bid, per unit and in all.
+    const item = await server.db.selectFrom('orders_products').selectAll().where('parentId', '=', order.id).executeTakeFirstOrThrow();
+    expect(item).toMatchObject({ product: approved, quantity: 2, priceCents: 13337 });
+    const line = await server.db.selectFrom('orders_commissions').selectAll().where('parentId', '=', order.id).executeTakeFirstOrThrow();
+    const commissions = ['siteCommission', 'dealerSiteCommission', 'agentSiteCommission', 'ageentFormDealerCommission', 'dealerCommissionFromSeller'].reduce((n, f) => n + Number(line[`${f}Cents`]), 0);
+    expect(Number(order.sellerCents) + commissions).toBe(26674);
+    // The ledger's checkout transaction of the order sums to zero and owes the seller its price.
+    const entries = await server.db.selectFrom('ledgerEntries').selectAll().where('order', '=', order.id).execute();
+    expect(entries.length).toBeGreaterThan(0);
+    expect(entries.reduce((n, e) => n + Number(e.amountCents), 0)).toBe(0);
+    expect(entries.find((e) => e.account === 'sellerPayable')).toMatchObject({ party: seller.id, amountCents: Number(order.sellerCents) });
+    const won = await server.db.selectFrom('notifications').select('message').where('userId', '=', buyers[2].id).where('title', '=', 'You won an auction').executeTakeFirstOrThrow();
+    expect(won.message).toContain(String(order.orderId));
+
+    // Short of stock: the auction closes with its winner, no order, the seller told.
+    expect(await auctionOf(tooMany.id)).toMatchObject({ status: 'CLOSED', winnerId: buyers[3].id });
+    expect(await server.db.selectFrom('orders').select('id').where('user', '=', buyers[3].id).execute()).toEqual([]);
+    const told = await server.db.selectFrom('notifications').select('title').where('userId', '=', seller.id).where('title', '=', 'Auction won, no order made').execute();
+    expect(told.length).toBeGreaterThan(0);
   }, 60_000);
 });

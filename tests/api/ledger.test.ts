@@ -181,6 +181,24 @@ describe.each(engines)('ledger (%s)', (engine) => {
     expect((await server.api('GET', '/ledger-entries/summary', { cookie: dealer.cookie, query: { sellerId: sellers[1].id } })).status).toBe(404);
     expect((await server.api('GET', '/ledger-entries/summary', { cookie: sellers[0].cookie, query: { sellerId: sellers[1].id } })).status).toBe(404);
     expect((await server.api('GET', '/ledger-entries/summary', { cookie: admin, query: { sellerId: sellers[0].id } })).body.earnedCents).toBe(mine.body.earnedCents);
+    // The figures are the ledger's own sums.
+    const entries = await server.db.selectFrom('ledgerEntries').select(['party', 'account', 'amountCents']).execute();
+    const total = (account: string, party?: string) =>
+      entries.filter((e) => e.account === account && (party === undefined || e.party === party)).reduce((n, e) => n + Number(e.amountCents), 0);
+    expect(mine.body.dueCents).toBe(total('sellerPayable', sellers[0].id));
+    expect(mine.body.paidCents).toBe(total('sellerPaidOut', sellers[0].id));
+    expect(mine.body.earnedCents).toBe(total('sellerPayable', sellers[0].id) + total('sellerPaidOut', sellers[0].id));
+    // A dealer's own summary lists each of its sellers' figures.
+    const teamSummary = await server.api('GET', '/ledger-entries/summary', { cookie: dealer.cookie });
+    expect(teamSummary.body.team.find((t: { sellerId: string }) => t.sellerId === sellers[0].id)).toMatchObject({ earnedCents: mine.body.earnedCents, dueCents: mine.body.dueCents });
+    expect(teamSummary.body.team.some((t: { sellerId: string }) => t.sellerId === sellers[1].id)).toBe(false);
+    // The admin's: the whole marketplace, and the sellers owed the most, most first.
+    const whole = await server.api('GET', '/ledger-entries/summary', { cookie: admin });
+    expect(whole.body.dueCents).toBe(total('sellerPayable'));
+    expect(whole.body.paidCents).toBe(total('sellerPaidOut'));
+    const dues = whole.body.team.map((t: { dueCents: number }) => t.dueCents);
+    expect(dues).toEqual([...dues].sort((a: number, b: number) => b - a));
+    expect(whole.body.team[0].dueCents).toBe(Math.max(...sellers.map((s) => total('sellerPayable', s.id))));
     // No write call exists for entries.
     const id = own.body[0].id;
     expect((await server.api('PATCH', `/ledger-entries/${id}`, { cookie: admin, body: { amountCents: 1 } })).status).toBe(404);

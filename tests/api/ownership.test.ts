@@ -121,7 +121,8 @@ describe.each(engines)('ownership matrix (%s)', (engine) => {
           }
         }
         const writes = [
-          ...Object.values(r.dialogs).filter((d) => 'call' in d && d.kind !== 'create').map((d) => ({ call: (d as { call: string }).call, access: d.access ?? r.access.write })),
+          // A dialog acting on another resource's record (`on`: applying, on a job) is that resource's to judge.
+          ...Object.values(r.dialogs).filter((d) => 'call' in d && d.kind !== 'create' && !(d.kind === 'action' && d.on && d.on !== r.name)).map((d) => ({ call: (d as { call: string }).call, access: d.access ?? r.access.write })),
           ...Object.values(r.operations).map((op) => ({ call: op.call, access: op.access ?? r.access.write })),
         ];
         for (const w of writes) {

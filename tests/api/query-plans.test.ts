@@ -67,8 +67,10 @@ async function fill(database: Database) {
             row[c.name] = i ? made[i % Math.min(i, 200)] : null;
           } else if (f.kind === 'reference') {
             const parents = ids.get(f.reference!)!;
-            // A unique reference (one profile per account) takes each parent once.
-            row[c.name] = f.unique ? parents[i] : parents[i % Math.min(parents.length, 200)];
+            // A unique reference (one profile per account) takes each parent once; so does the reference a
+            // `single` holding always pairs with the owner (one application per job and person).
+            const pairedOnce = !!r.single && !Object.keys(r.single.while).length && r.single.field === f.name;
+            row[c.name] = f.unique || pairedOnce ? parents[i] : parents[i % Math.min(parents.length, 200)];
           } else if (f.kind === 'select') row[c.name] = f.options![i % f.options!.length];
           else if (c.storage !== 'text' || f.sortAs === 'number') row[c.name] = c.storage === 'text' ? String(i) : i;
           else row[c.name] = `${WORDS[i % WORDS.length]} ${WORDS[(i * 7) % WORDS.length]} ${i}`;

@@ -11,7 +11,7 @@ import { registry } from '../../resources/index.ts';
 import { openDialog } from '../../src/client/dialogs/context.ts';
 import { dialogTitle } from '../../src/client/dialogs/titles.ts';
 import { createSampler } from '../../src/domain/sample.ts';
-import { labelOf, pickedFields, type FieldDef } from '../../src/manifest/index.ts';
+import { labelOf, pickedFields, submitLabel, type FieldDef } from '../../src/manifest/index.ts';
 import { renderDialogHost } from './harness.tsx';
 
 /** Any list answers empty, any one-record read answers a record: the pickers have something to load. */
@@ -39,7 +39,7 @@ describe('every declared dialog renders every field with a widget', () => {
     const shown = await screen.findByRole('dialog', { name: dialogTitle(type, resource, dialog) });
     const fields = pickedFields(resource, dialog);
     // The form is drawn with its buttons: from then on nothing may be left unsupported.
-    if (fields.length) await within(shown).findByRole('button', { name: dialog.kind === 'create' ? 'Create' : 'Save' });
+    if (fields.length) await within(shown).findByRole('button', { name: submitLabel(dialog) });
     expect(shown.textContent).not.toMatch(/Unsupported field schema/i);
     expect(shown.textContent).not.toMatch(/"(anyOf|oneOf|const)"/);
     // Each picked field has its control (RJSF names them root_<field>).

@@ -310,7 +310,9 @@ describe('the check-spec command', () => {
   }, 30_000);
 
   it('fails with --strict while anything is missing', async () => {
-    const missing = KINDS.some((k) => checkSpec(registry, catalogue)[k].missing.length);
+    // Missing as the command counts it: the manifests and the hand-written parts it names.
+    const report = JSON.parse((await cli('--json')).stdout) as SpecReport;
+    const missing = KINDS.some((k) => report[k].missing.length);
     const outcome = await cli('--strict').then(
       () => 0,
       (e: { code?: number }) => e.code ?? -1,

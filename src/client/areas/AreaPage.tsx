@@ -13,7 +13,8 @@ import { mayList } from '../generate/access.ts';
 import { AVATAR_FALLBACK } from '../providers/auth.ts';
 import { AccessDeniedPage } from '../shell/FallbackPages.tsx';
 import { ContentLoading } from '../shell/loading.tsx';
-import { CountSections, dashboardGroups, RecentChanges, Section } from '../shell/Dashboard.tsx';
+import { CountSections, dashboardGroups, RecentChanges, Section, WaitingSection } from '../shell/Dashboard.tsx';
+import { LedgerSummary } from '../../features/checkout/client/LedgerSummary.tsx';
 import { BREF_PARAM } from './referral-storage.ts';
 import { AREA_TITLES, type AreaRole } from './areas.ts';
 
@@ -86,6 +87,8 @@ export function AreaPage({ role }: { role: AreaRole }) {
     <Box sx={{ py: 2, px: { xs: 1, sm: 0 } }}>
       <Title title={AREA_TITLES[role]} />
       <AccountCard />
+      <WaitingSection role={role} />
+      <LedgerSummary role={role} />
       {groups.length ? (
         <CountSections groups={groups} />
       ) : (

@@ -33,18 +33,23 @@ export function homeOf(role: unknown): string {
  * is the admin, who runs the whole site and is offered every list it may read. Lists every signed-in
  * role may read (the catalogue, the site's content) are reference data for a seller: its forms pick
  * categories from them, its sidebar need not list them. Their screens stay reachable by address
- * (deep links), for the roles that may read them.
+ * (deep links), for the roles that may read them. A form another resource lends the list's rows
+ * (`list.rowDialogs`: applying, on the jobs) counts as the list's own; `resources` are where it is found.
  */
-export function mayUse(r: ResourceDef, role: unknown): boolean {
+export function mayUse(r: ResourceDef, role: unknown, resources: readonly ResourceDef[] = []): boolean {
   const read = listAccess(r);
   if (!mayList(r, role)) return false;
   if (read !== 'signedIn' || role === 'admin') return true;
   const forms = Object.values(r.dialogs).some((d) => d.kind !== 'details' && mayCall(role, r, { dialog: d }));
   const rowOperations = Object.values(r.operations).some((op) => op.row && mayCall(role, r, { operation: op }));
-  return forms || rowOperations;
+  const borrowed = (r.list?.rowDialogs ?? []).some((type) => {
+    const owner = resources.find((x) => x.dialogs[type]);
+    return !!owner && mayCall(role, owner, { dialog: owner.dialogs[type] });
+  });
+  return forms || rowOperations || borrowed;
 }
 
 /** The lists a role's sidebar and area offer, in registry order. */
 export function usableLists(resources: readonly ResourceDef[], role: unknown): ResourceDef[] {
-  return resources.filter((r) => r.reads.list?.kind === 'list' && mayUse(r, role));
+  return resources.filter((r) => r.reads.list?.kind === 'list' && mayUse(r, role, resources));
 }

@@ -16,12 +16,13 @@ import {
   type RegistryWidgetsType,
   type RJSFSchema,
 } from '@rjsf/utils';
-import { useLogoutIfAccessDenied, useNavigate, useRefresh } from 'react-admin';
+import { useGetIdentity, useLogoutIfAccessDenied, useNavigate, useRefresh } from 'react-admin';
 import {
   bodySchema,
   clearDependents,
   issuesByField,
   pickedFields,
+  submitLabel,
   type ActionDialog,
   type CreateDialog,
   type UpdateDialog,
@@ -32,9 +33,10 @@ import { ReferenceWidget } from '../widgets/ReferenceWidget.tsx';
 import { ImageWidget } from '../widgets/ImageWidget.tsx';
 import { ReferenceOptionField } from '../widgets/ReferenceOptionField.tsx';
 import { QrWidget, type FormContext } from '../widgets/QrWidget.tsx';
+import { CountedTextareaWidget } from '../widgets/CountedTextareaWidget.tsx';
 import type { DialogBodyProps } from './context.ts';
 import { initialFormData } from './initial-data.ts';
-import { answerOf, failureToast, fieldErrorsOf, redirectOf, successToast } from './outcome.ts';
+import { alreadyIn, answerOf, failureToast, fieldErrorsOf, isAlreadyRefusal, redirectOf, successToast } from './outcome.ts';
 import { buildUiSchema, CUSTOM } from './ui-schema.ts';
 import { createZodValidator } from './zod-validator.ts';
 import { drawnFields, formRuleOf, formSchemaOf } from './form-schema.ts';
@@ -50,6 +52,7 @@ const widgets: RegistryWidgetsType = {
   [CUSTOM.reference]: ReferenceWidget,
   [CUSTOM.image]: ImageWidget,
   [CUSTOM.qrcode]: QrWidget,
+  [CUSTOM.counted]: CountedTextareaWidget,
 };
 const fields: RegistryFieldsType = { [CUSTOM.referenceOption]: ReferenceOptionField };
 
@@ -135,6 +138,15 @@ export default function FormDialogBody({
   const uiSchema = useSingleTaken(resource, dialog, setup.uiSchema);
   // Closing asks first while the form holds something other than what it opened with (DialogHost).
   useEffect(() => onDirty?.(hasChanges(initial, formData)), [initial, formData, onDirty]);
+  // Spec §6: one who already took part (applied for the job) is warned, and the dialog closes.
+  const { identity } = useGetIdentity();
+  const already = dialog.already;
+  const took = !!already && alreadyIn(data, already.field, identity?.id);
+  useEffect(() => {
+    if (!took || !already) return;
+    toast({ title: already.title, description: already.message, severity: 'warning' });
+    onClose();
+  }, [took, already, toast, onClose]);
 
   async function submit(input: Data) {
     // One call at a time, whatever Enter or a double click asks.
@@ -149,7 +161,7 @@ export default function FormDialogBody({
           values = await withDrawnImages(setup.drawn, input, drawnFrom);
         } catch (error) {
           // The image could not be made or stored: nothing is sent and the dialog stays open.
-          toast(failureToast(dialog.failure, error, setup.fields));
+          toast(failureToast(dialog.failure, error, setup.fields, dialog.failureFallback));
           if ((error as { status?: number })?.status === 401) void logoutIfAccessDenied(error);
           return;
         }
@@ -164,7 +176,7 @@ export default function FormDialogBody({
       }
       const headers = dialog.kind === 'update' ? ifMatchFor(base.current) : undefined;
       const { json } = await send(dialog.call, { ...data }, parsed.success ? parsed.data : values, headers);
-      toast(successToast(dialog.success));
+      toast(successToast(dialog.success, dialog.successTitle));
       onClose();
       refresh();
       // Spec §2: after a support chat starts, the page goes where the answer's `redirectUrl` says (a path of this app only).
@@ -177,8 +189,15 @@ export default function FormDialogBody({
         setConflict({ ...stale, mine: input });
         return;
       }
+      if (already && isAlreadyRefusal(error, already.message)) {
+        // Taken part meanwhile (another tab, a double submit): the same warning as on opening.
+        toast({ title: already.title, description: already.message, severity: 'warning' });
+        onClose();
+        refresh();
+        return;
+      }
       // The dialog stays open: nothing typed is lost, and the server's messages sit under the fields.
-      toast(failureToast(dialog.failure, error, setup.fields));
+      toast(failureToast(dialog.failure, error, setup.fields, dialog.failureFallback));
       setServerErrors(toErrorSchema(fieldErrorsOf(answerOf(error))));
       if ((error as { status?: number })?.status === 401) void logoutIfAccessDenied(error);
     } finally {
@@ -187,6 +206,8 @@ export default function FormDialogBody({
     }
   }
 
+  // Already taken part: the warning shows and the dialog closes (above); no form in between.
+  if (took) return null;
   const theirs = conflict && initialFormData(resource, dialog, setup.schema, conflict.current);
   return (
     <DialogContent>
@@ -238,7 +259,7 @@ export default function FormDialogBody({
       >
         <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 1, mt: 2 }}>
           <DialogButtons busy={busy} onCancel={onCancel} busyLabel="Saving">
-            {dialog.kind === 'create' ? 'Create' : 'Save'}
+            {submitLabel(dialog)}
           </DialogButtons>
         </Box>
       </Form>

@@ -12,8 +12,9 @@ export interface ServerAnswer {
   [key: string]: unknown;
 }
 
-export function successToast(description: string): Toast {
-  return { title: messages.success, description, severity: 'success' };
+/** 'Success!' (or the dialog's own `successTitle`) with the dialog's message. */
+export function successToast(description: string, title: string = messages.success): Toast {
+  return { title, description, severity: 'success' };
 }
 
 /** The thrown value of a failed call: an HttpError carries `body` (parsed JSON) and `status`. */
@@ -61,8 +62,28 @@ export function describeAnswer(answer: unknown, fields: readonly FieldDef[] = []
   return lines.join('\n');
 }
 
-export function failureToast(title: string, error: unknown, fields: readonly FieldDef[] = []): Toast {
-  return { title, description: describeAnswer(answerOf(error), fields), severity: 'error' };
+/**
+ * The failure title with the server's answer; `fallback` (a dialog's `failureFallback`) when no answer
+ * came (the network failed) or it said nothing.
+ */
+export function failureToast(title: string, error: unknown, fields: readonly FieldDef[] = [], fallback?: string): Toast {
+  const answered = error && typeof error === 'object' && 'body' in error && (error as { body: unknown }).body != null;
+  const description = fallback && !answered ? '' : describeAnswer(answerOf(error), fields);
+  return { title, description: description || fallback || '', severity: 'error' };
+}
+
+/** Whether `record`'s list `already.field` holds an entry of the user `me` (a dialog's `AlreadyDef`). */
+export function alreadyIn(record: Record<string, unknown> | undefined, field: string, me: unknown): boolean {
+  const list = record?.[field];
+  if (!Array.isArray(list) || me === undefined || me === null || me === '') return false;
+  return list.some((entry) => entry && typeof entry === 'object' && String((entry as { userId?: unknown }).userId) === String(me));
+}
+
+/** Whether a failed call is the server's refusal of one who already took part (409 with `message`). */
+export function isAlreadyRefusal(error: unknown, message: string): boolean {
+  const status = (error as { status?: number } | null)?.status;
+  const answer = answerOf(error);
+  return status === 409 && !!answer && typeof answer === 'object' && (answer as ServerAnswer).message === message;
 }
 
 /**

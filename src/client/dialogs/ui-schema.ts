@@ -31,7 +31,7 @@ export interface DrawnWidgetOptions {
 }
 
 /** Registry names of the custom widgets and fields (FormDialog registers them under these). */
-export const CUSTOM = { reference: 'reference', image: 'image', qrcode: 'qrcode', referenceOption: 'referenceOption' } as const;
+export const CUSTOM = { reference: 'reference', image: 'image', qrcode: 'qrcode', referenceOption: 'referenceOption', counted: 'counted' } as const;
 
 const WIDGETS: Partial<Record<FieldKind, string>> = {
   textarea: 'textarea',
@@ -77,6 +77,11 @@ function fieldUi(f: FieldDef, dialog: DialogDef, schema: PropSchema, first: bool
     Object.assign(options, { drawn: f.drawn, upload: f.upload } satisfies DrawnWidgetOptions);
   }
   if (f.kind === 'password') options.autoComplete = 'new-password';
+  // A textarea with a live count against its most (spec §5: 'n/500').
+  if (f.counter && (f.kind === 'textarea' || f.kind === 'html')) {
+    ui['ui:widget'] = CUSTOM.counted;
+    options.counter = f.counter;
+  }
   if (f.kind === 'items') Object.assign(ui, itemsUi(f, dialog, schema));
   if (Object.keys(options).length) ui['ui:options'] = options;
   return ui;

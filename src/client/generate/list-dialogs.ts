@@ -103,7 +103,10 @@ export function listDialogs(registry: Registry, resource: ResourceDef, role: unk
  */
 export function rowDialogData(offered: Pick<Offered, 'dialog' | 'resource'>, listResource: string, record: Record<string, unknown>) {
   if (offered.resource.name === listResource || offered.dialog.kind === 'details') return { ...record };
-  return { id: record.id };
+  // A borrowed form fills nothing from another resource's record: only its id, and the list its
+  // `already` reads (who applied already).
+  const already = 'already' in offered.dialog ? offered.dialog.already : undefined;
+  return already ? { id: record.id, [already.field]: record[already.field] } : { id: record.id };
 }
 
 /**

@@ -5,7 +5,7 @@
  * Generated from the registry, so a new resource appears here as it appears in the menu. Every other
  * role has an area of its own (src/client/areas/): arriving here, it is sent on to it.
  */
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState } from 'react';
 import { Box, Card, CardActionArea, List, ListItem, ListItemButton, ListItemText, Typography } from '@mui/material';
 import { Link, Navigate, Title, useCreatePath, useGetList, usePermissions, type RaRecord } from 'react-admin';
 import type { Registry, ResourceDef } from '../../manifest/index.ts';
@@ -15,6 +15,8 @@ import { mayList } from '../generate/access.ts';
 import { iconFor } from '../generate/icons.ts';
 import { homeOf, usableLists } from '../areas/areas.ts';
 import { LoadingSkeleton } from './loading.tsx';
+import { Section } from './section.tsx';
+import { LedgerSummary } from '../../features/checkout/client/LedgerSummary.tsx';
 
 /** How many of the latest changes are shown. */
 export const RECENT_CHANGES = 8;
@@ -29,17 +31,7 @@ export function dashboardGroups(registry: Registry, role: unknown): [group: stri
   return [...groups];
 }
 
-/** A titled part of a dashboard (a level-two heading). */
-export function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Box component="section" sx={{ mb: 3 }}>
-      <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
-        {title}
-      </Typography>
-      {children}
-    </Box>
-  );
-}
+export { Section };
 
 /**
  * Whether the browser has had an idle moment since the page was drawn (or a second has passed). The
@@ -66,18 +58,19 @@ function useIdle(): boolean {
  * reads (one row, `range=[0,0]`, the total from `Content-Range`), so the server's ownership rules
  * decide the number.
  */
-export function CountCard({ resource }: { resource: ResourceDef }) {
+export function CountCard({ resource, label, filter }: { resource: ResourceDef; label?: string; filter?: Record<string, unknown> }) {
   const createPath = useCreatePath();
   const idle = useIdle();
-  const { total, isPending, error } = useGetList(resource.name, { pagination: { page: 1, perPage: 1 }, sort: resource.sort }, { enabled: idle });
+  const { total, isPending, error } = useGetList(resource.name, { pagination: { page: 1, perPage: 1 }, sort: resource.sort, filter }, { enabled: idle });
   const Icon = iconFor(resource.menu?.icon);
+  const list = createPath({ resource: resource.name, type: 'list' });
   return (
     <Card variant="outlined">
-      <CardActionArea component={Link} to={createPath({ resource: resource.name, type: 'list' })} sx={{ p: 2, display: 'flex', gap: 2, justifyContent: 'flex-start', height: '100%' }}>
+      <CardActionArea component={Link} to={filter ? `${list}?filter=${encodeURIComponent(JSON.stringify(filter))}` : list} sx={{ p: 2, display: 'flex', gap: 2, justifyContent: 'flex-start', height: '100%' }}>
         <Icon color="primary" aria-hidden />
         <Box sx={{ minWidth: 0 }}>
           <Typography variant="body2" color="text.secondary">
-            {resource.plural}
+            {label ?? resource.plural}
           </Typography>
           <Typography variant="h5" component="p">
             {isPending ? <LoadingSkeleton width={40} label="Counting" /> : error ? '–' : (total ?? 0).toLocaleString()}
@@ -138,6 +131,27 @@ export function RecentChanges() {
   );
 }
 
+/**
+ * The records waiting for the role's work (each resource's `waiting`: proofs to check, payouts to
+ * pay), counted within its reach, each a link to the list so filtered. Nothing when none is declared.
+ */
+export function WaitingSection({ role }: { role: unknown }) {
+  const registry = useRegistry();
+  const items = registry.resources.flatMap((r) =>
+    (r.waiting ?? []).filter((w) => (w.roles as readonly unknown[]).includes(role) && mayList(r, role)).map((w) => ({ r, w })),
+  );
+  if (!items.length) return null;
+  return (
+    <Section title="Waiting for you">
+      <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 200px), 1fr))' }}>
+        {items.map(({ r, w }) => (
+          <CountCard key={`${r.name} ${w.label}`} resource={r} label={w.label} filter={w.filter} />
+        ))}
+      </Box>
+    </Section>
+  );
+}
+
 /** Count cards of `groups`, a section each. */
 export function CountSections({ groups }: { groups: [string, ResourceDef[]][] }) {
   return groups.map(([group, resources]) => (
@@ -163,6 +177,8 @@ export function Dashboard() {
   return (
     <Box sx={{ py: 2, px: { xs: 1, sm: 0 } }}>
       <Title title="Dashboard" />
+      <WaitingSection role={permissions} />
+      <LedgerSummary role={permissions} />
       <CountSections groups={groups} />
       {auditLog && mayList(auditLog, permissions) && <RecentChanges />}
     </Box>

@@ -145,7 +145,7 @@ export function GroupedMenu() {
     groups.set(group, items);
   };
   for (const r of registry.resources)
-    if (r.menu && registered[r.name] && mayUse(r, permissions)) add(r.menu.group, { kind: 'resource', name: r.name });
+    if (r.menu && registered[r.name] && mayUse(r, permissions, registry.resources)) add(r.menu.group, { kind: 'resource', name: r.name });
   for (const screen of screens) if (screen.group) add(screen.group, { kind: 'screen', screen });
   for (const record of entries) {
     const href = text(record.href);

@@ -13,7 +13,7 @@ import { ariaDescribedByIds, helpId, type WidgetProps } from '@rjsf/utils';
 import { useGetList, useGetMany, type RaRecord } from 'react-admin';
 import { useRegistry } from '../registry/context.tsx';
 import type { ReferenceWidgetOptions } from '../dialogs/ui-schema.ts';
-import { referenceKey } from '../../manifest/index.ts';
+import { isSortable, referenceKey } from '../../manifest/index.ts';
 import type { FormContext } from './QrWidget.tsx';
 
 const PAGE = 50;
@@ -57,7 +57,9 @@ export function ReferenceWidget(props: WidgetProps) {
     return () => clearTimeout(t);
   }, [typed]);
 
-  const sort = { field: title, order: 'ASC' as const };
+  // By its title where the server sorts by it; else in the target's own order (an order's id is not sorted by).
+  const titleField = target.fields.find((f) => f.name === title);
+  const sort = titleField && isSortable(titleField) ? { field: title, order: 'ASC' as const } : target.sort;
   const filter = { ...(q ? { q } : {}), ...(dependsOn && parentKey !== undefined ? { [dependsOn.via]: parentKey } : {}) };
   const list = useGetList(
     target.name,

@@ -5,7 +5,7 @@
  * values only (no id, parent or position; absent ones left out), exactly what a form sends back, so an update dialog opened
  * with a record's items can send them again unchanged.
  */
-import { itemsFieldsOf, type ResourceDef } from '../../manifest/index.ts';
+import { itemsFieldsOf, isRelatedItems, type FieldDef, type ResourceDef } from '../../manifest/index.ts';
 import { newId } from './id.ts';
 import { fromStoredBoolean, toStoredBoolean } from './repository.ts';
 import { itemsTablesOf, type ItemsTableDef } from './tables.ts';
@@ -18,7 +18,7 @@ export const hasItems = (r: ResourceDef): boolean => itemsFieldsOf(r).length > 0
  * A stored item row as answered: the sub-fields that hold a value (booleans as JSON booleans). An absent
  * one is left out rather than answered null, which its rule would refuse when the item is sent back.
  */
-function itemOf(t: ItemsTableDef, row: Row): Row {
+function itemOf(t: Pick<ItemsTableDef, 'field'>, row: Row): Row {
   const item: Row = {};
   for (const sub of t.field.items!.fields) {
     const value = row[sub.name];
@@ -45,8 +45,33 @@ export async function withItems(db: Db, r: ResourceDef, rows: Row[]): Promise<Ro
     }
     for (const row of rows) row[t.field.name] = byParent.get(String(row.id)) ?? [];
   }
+  for (const f of r.fields.filter(isRelatedItems)) await withRelated(db, f, ids, rows);
   return rows;
 }
+
+/**
+ * Sets a list read from another resource (`ItemsDef.related`) on each of `rows`: the records of that
+ * resource whose `by` holds the row's id, oldest first, as the sub-fields' values. One query for the
+ * page, through the index the reference's filter has (`(by, id)`).
+ */
+async function withRelated(db: Db, f: FieldDef, ids: string[], rows: Row[]): Promise<void> {
+  const { resource, by } = f.items!.related!;
+  const byParent = new Map<string, Row[]>();
+  if (ids.length) {
+    const columns = [...new Set([by, ...f.items!.fields.map((sub) => sub.name)])];
+    const stored = await db.selectFrom(resource).select(columns).where(by, 'in', ids).orderBy(by).orderBy('id').execute();
+    for (const row of stored) {
+      const item = itemOf({ field: f }, row);
+      const list = byParent.get(String(row[by]));
+      if (list) list.push(item);
+      else byParent.set(String(row[by]), [item]);
+    }
+  }
+  for (const row of rows) row[f.name] = byParent.get(String(row.id)) ?? [];
+}
+
+/** The other resources' tables a resource's reads show (its lists read `from` them): their writes make an answer stale. */
+export const relatedTablesOf = (r: ResourceDef): string[] => r.fields.filter(isRelatedItems).map((f) => f.items!.related!.resource);
 
 /** `withItems` of one record (undefined stays undefined). */
 export async function withItemsOf(db: Db, r: ResourceDef, row: Row | undefined): Promise<Row | undefined> {

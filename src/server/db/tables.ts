@@ -3,7 +3,7 @@
  * and `updatedAt`. Passwords are stored only as `<field>Hash`. Read by the migrations and the repository.
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { itemsFieldsOf, itemsTableOf, listFields, listOptions, storedFieldsOf, type FieldDef, type ResourceDef, type Storage } from '../../manifest/index.ts';
+import { itemsTableOf, ownItemsFieldsOf, listFields, listOptions, storedFieldsOf, type FieldDef, type ResourceDef, type Storage } from '../../manifest/index.ts';
 import { isIndexable, MAX_INDEXED_TEXT, maxLengthOf } from '../../manifest/rules.ts';
 import type { Engine } from './types.ts';
 
@@ -128,6 +128,9 @@ export function indexesOf(r: ResourceDef, engine?: Engine): IndexDef[] {
       throw new Error(`${r.name}.${f.name} is unique but may hold ${maxLengthOf(f)} characters; an index takes ${MAX_INDEXED_TEXT}`);
     add([columnName(f)], true);
   }
+  // `single` holding whatever the record holds (one application per job and person): a unique index
+  // beneath the service's check, so no path around it (a restore from the bin) makes a second.
+  if (r.single && r.access.owner && !r.access.owner.via && !Object.keys(r.single.while).length) add([r.access.owner.field, r.single.field], true);
   // Sorts and filters are never long text (`isSortable`, `isFilterable`), so every index below fits.
   const ordered = sorts.filter((s) => s !== 'id');
   const unique = new Set(r.fields.filter((f) => f.unique).map((f) => f.name));
@@ -157,7 +160,8 @@ export const ITEM_COLUMNS = ['id', 'parentId', 'position'] as const;
  * item's position in its list, and a column per sub-field; read and replaced by parent (line-items.ts).
  */
 export function itemsTablesOf(r: ResourceDef): ItemsTableDef[] {
-  return itemsFieldsOf(r).map((f) => {
+  // A list read from another resource (`ItemsDef.related`) is that resource's rows: no table of its own.
+  return ownItemsFieldsOf(r).map((f) => {
     const name = itemsTableOf(r, f);
     return {
       name,

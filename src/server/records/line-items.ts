@@ -4,7 +4,7 @@
  * sending it leaves them. A sub-field referencing another resource must find its record, as a field does
  * (400 under `<field>.<index>.<sub-field>`).
  */
-import { itemsFieldsOf, labelOf, type Registry, type ResourceDef } from '../../manifest/index.ts';
+import { isRelatedItems, labelOf, ownItemsFieldsOf, type Registry, type ResourceDef } from '../../manifest/index.ts';
 import { badRequest, VALIDATION_FAILED } from '../errors.ts';
 import { replaceItems } from '../db/line-items.ts';
 import { findBy, type Db, type Row } from '../db/repository.ts';
@@ -12,7 +12,7 @@ import { findBy, type Db, type Row } from '../db/repository.ts';
 /** The items the input holds for each `items` field it sends (a create: every field, absent as none). */
 function sentItems(r: ResourceDef, input: Row, creating: boolean): [string, Row[]][] {
   const out: [string, Row[]][] = [];
-  for (const f of itemsFieldsOf(r)) {
+  for (const f of ownItemsFieldsOf(r)) {
     const given = input[f.name];
     if (given === undefined && !creating) continue;
     out.push([f.name, Array.isArray(given) ? (given as Row[]) : []]);
@@ -41,9 +41,10 @@ async function checkReferences(trx: Db, registry: Registry, r: ResourceDef, sent
  */
 export async function writeItems(trx: Db, registry: Registry, r: ResourceDef, parentId: string, input: Row, creating: boolean): Promise<Row> {
   const sent = sentItems(r, input, creating);
-  if (!sent.length) return {};
+  // A new record's lists read from other resources (`ItemsDef.related`) are empty: nothing points at it yet.
+  const written: Row = creating ? Object.fromEntries(r.fields.filter(isRelatedItems).map((f) => [f.name, []])) : {};
+  if (!sent.length) return written;
   await checkReferences(trx, registry, r, sent);
-  const written: Row = {};
   for (const [name, items] of sent) written[name] = await replaceItems(trx, r, name, parentId, items);
   return written;
 }

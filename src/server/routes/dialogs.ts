@@ -65,11 +65,13 @@ export function registerDialog(
     case 'action': {
       const named = handlers[d.handler];
       if (!named) throw new Error(`Dialog ${type}: no server handler named '${d.handler}'`);
-      // An action on one record of an owned resource: out of the caller's reach is a 404 first.
-      const ownedRecord = !!r.access.owner && parseCall(d.call).params.includes('id');
+      // An action on one record of an owned resource (the declaring one, or the one `on` names: applying
+      // is a form of the applications on a job): out of the caller's reach is a 404 first.
+      const on = d.on ? registry.resource(d.on) : r;
+      const ownedRecord = !!on.access.owner && parseCall(d.call).params.includes('id');
       handler = async (request, reply) => {
         const records = recordsOf(request, db, registry);
-        const record = ownedRecord ? await records.reachable(r, id(request)) : undefined;
+        const record = ownedRecord ? await records.reachable(on, id(request)) : undefined;
         return callHandler(named, { db, registry, resource: r, invalidate, record, records }, request, reply, storedBody(request));
       };
       break;

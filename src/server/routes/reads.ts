@@ -22,7 +22,7 @@ import { guardFor } from '../auth/guard.ts';
 import { embed, embeddedTables, findBy, list, listJson, listQueries, toRecord, type Db, type Narrow, type Row, type Scope } from '../db/repository.ts';
 import { accountsWhere, findReachable, findReachableJson, reachOf, reachTables, whereReachable, type Reach } from '../records/ownership.ts';
 import { parseListQuery, storedValue, type ListQuery } from '../db/list-query.ts';
-import { hasItems, withItems } from '../db/line-items.ts';
+import { hasItems, relatedTablesOf, withItems } from '../db/line-items.ts';
 import { ESTIMATED_HEADER } from '../db/count.ts';
 import type { ReadCache } from '../db/read-cache.ts';
 import { notFound } from '../errors.ts';
@@ -116,7 +116,7 @@ function registerOne(get: Get, url: string, db: Db, registry: Registry, r: Resou
   const byField = fieldOf(r, by);
   // The path's one parameter, when the value is not fixed.
   const param = parseCall(read.call).params[0];
-  const tables = [r.name, ...embeddedTables(registry, r, read.embed)];
+  const tables = [r.name, ...embeddedTables(registry, r, read.embed), ...relatedTablesOf(r)];
   // Items are written only with their parent, whose table every such write invalidates.
   const items = hasItems(r);
   const missing = read.notFound ?? `${r.label} not found.`;
@@ -148,7 +148,7 @@ function registerGrouped(get: Get, url: string, db: Db, registry: Registry, r: R
   get(async (request, reply) => {
     // The query is fixed: every request of this read by users of one reach is the same one.
     const owned = ownershipOf(registry, r, request, ALL_ROWS);
-    const answer = await cache.get(`grouped ${url} ${owned.reach.key}`, withOwned([r.name], owned), async (): Promise<Answer> => {
+    const answer = await cache.get(`grouped ${url} ${owned.reach.key}`, withOwned([r.name, ...relatedTablesOf(r)], owned), async (): Promise<Answer> => {
       const rows = (await listQueries(db, r, query, undefined, owned.narrow).page.execute()).map((row) => toRecord(r, row)!);
       if (hasItems(r)) await withItems(db, r, rows);
       // Grouped in a Map: the names are users' text, and on a plain object a group named `constructor`,
@@ -183,7 +183,7 @@ function registerList(get: Get, url: string, db: Db, registry: Registry, r: Reso
   // A reference is matched through its parent; any other field is compared with the parameter itself.
   const scopeParent = scoped?.kind === 'reference' ? registry.resource(scoped.reference!) : undefined;
   // Everything an answer is read from: a write to any of these makes a cached answer stale.
-  const tables = [r.name, ...embeddedTables(registry, r, read.embed), ...(scopeParent ? [scopeParent.name] : [])];
+  const tables = [r.name, ...embeddedTables(registry, r, read.embed), ...relatedTablesOf(r), ...(scopeParent ? [scopeParent.name] : [])];
   const paging = read.paging ?? 'range';
 
   /**

@@ -13,6 +13,7 @@ import { seedContent, seedCountries } from './content.ts';
 import { seedAccountStates } from './account-states.ts';
 import { seedPeople } from './people.ts';
 import { seedProducts } from './products.ts';
+import { seedJobs } from './jobs.ts';
 
 export const DEMO_PASSWORD = 'demo1234';
 export const demoEmail = (role: string) => `${role}@demo.test`;
@@ -54,6 +55,7 @@ export async function seedIfEmpty(db: Db, registry: Registry, options: SeedOptio
     await seedAccountStates(trx);
     if (options.catalogue === false) return;
     await seedContent(trx, registry, stamp);
+    await seedJobs(trx, stamp, demoEmail('admin'));
     registry.resource('subChildCategories'); // the tree's tables must all be declared
     const rows = { categories: [] as object[], childCategories: [] as object[], subCategories: [] as object[], subChildCategories: [] as object[] };
     // Slugs are made unique by their place in the tree, so the seed never needs the time stamp.

@@ -1,6 +1,6 @@
 /** What every browser test does as the admin: sign in, open a list by its menu entry, read the toast. */
 import { expect } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 
 export async function signIn(page: Page, url: string, email = 'admin@demo.test', password = 'demo1234') {
   await page.goto(url);
@@ -27,3 +27,15 @@ export async function openList(page: Page, label: string, firstColumn?: string) 
 
 export const dialogOf = (page: Page) => page.getByRole('dialog');
 export const toastOf = (page: Page) => page.locator('[role="status"], [role="alert"]').filter({ hasText: /./ }).first();
+
+/**
+ * A fresh desktop page (1366×850) of `browser`, signed in as `email`; its page errors are pushed to
+ * `errors`, so a test can require none.
+ */
+export async function signedInPage(browser: Browser, url: string, email: string, password: string, errors: string[]): Promise<Page> {
+  const page = await (await browser.newContext({ viewport: { width: 1366, height: 850 } })).newPage();
+  page.setDefaultTimeout(20_000);
+  page.on('pageerror', (e) => errors.push(e.message));
+  await signIn(page, url, email, password);
+  return page;
+}
