@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { registry } from '../../resources/index.ts';
-import type { ResourceDef } from '../../src/manifest/index.ts';
+import { allows, dialogAccess, type ResourceDef, type Role } from '../../src/manifest/index.ts';
 import { parseReadCacheBytes } from '../../src/server/config.ts';
 import { connect, dropSchema } from '../../src/server/db/connect.ts';
 import { parseReadWorkers } from '../../src/server/db/sqlite/read-pool.ts';
@@ -147,13 +147,13 @@ const results: Results = {
   errors,
 };
 
-async function login(ours: Child): Promise<string> {
+async function login(ours: Child, role: Role = 'admin'): Promise<string> {
   const res = await fetch(`${ours.url}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: demoEmail('admin'), password: DEMO_PASSWORD }),
+    body: JSON.stringify({ email: demoEmail(role), password: DEMO_PASSWORD }),
   });
-  if (res.status !== 200) throw new Error(`signing in as admin failed: ${res.status} ${await res.text()}`);
+  if (res.status !== 200) throw new Error(`signing in as ${role} failed: ${res.status} ${await res.text()}`);
   return res.headers.get('set-cookie')!.split(';')[0];
 }
 
@@ -234,9 +234,14 @@ async function benchResource(r: ResourceDef): Promise<BrowserResult> {
     const ours = await startOurs({ ...dbOptions, cacheMb });
     const memory: MemorySample[] = [await memoryOf(ours.url, 'start')];
     const cookie = await login(ours);
+    // Creates are made by a role the create dialog allows: the admin, or (products) a seller.
+    const create = Object.values(r.dialogs).find((d) => d.kind === 'create');
+    const access = create && dialogAccess(r, create);
+    const creator: Role = !access || allows(access, 'admin') ? 'admin' : access === 'signedIn' ? 'user' : access[0];
+    const createCookie = creator === 'admin' ? cookie : await login(ours, creator);
     const json = withJsonServer ? await startJsonServer(dbJson, `/${r.name}?_start=0&_end=1`) : undefined;
     const servers = SERVERS.filter((k) => k !== 'jsonServer' || json);
-    const { scenarios, notes } = buildScenarios({ registry, resource: r, seeded, cookie, seed: seedNumber, cold: args.cold });
+    const { scenarios, notes } = buildScenarios({ registry, resource: r, seeded, cookie, createCookie, seed: seedNumber, cold: args.cold });
 
     // Preflight: every scenario answered by ours and json-server, the same work; ours' answers size the ceiling.
     const checks: Check[] = [];

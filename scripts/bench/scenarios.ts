@@ -4,6 +4,7 @@
  * json-server 0.17 in `_sort/_order/_start/_end`, the ceiling as constant answers of the same size.
  */
 import { SHOP_SEARCH_PATH } from '../../src/features/cart/shop-query.ts';
+import type { FieldDef } from '../../src/manifest/index.ts';
 import { API_BASE, fillPath, isFilterable, listOptions, parseCall, type Registry, type ResourceDef } from '../../src/manifest/index.ts';
 import { createSampler, prng } from '../../src/domain/sample.ts';
 import type { RequestSpec } from './measure.ts';
@@ -33,6 +34,8 @@ export interface ScenarioContext {
   resource: ResourceDef;
   seeded: Seeded;
   cookie: string;
+  /** The session creates are made with: a role the create dialog allows (a seller's, for products). */
+  createCookie?: string;
   seed: number;
   /**
    * Make every read's URL unique with a `_=<n>` parameter (jQuery's cache buster, which json-server
@@ -203,15 +206,37 @@ export function buildScenarios(ctx: ScenarioContext): { scenarios: Scenario[]; n
     );
     const bodies = () => {
       const sampler = createSampler({ seed: ctx.seed + 1000, uniqueNames: true });
-      const reference = (f: { name: string }) => {
-        const pool = parents.get(f.name)!;
+      // A dependent reference (a child category) is one under the parent sampled before it, and a parent
+      // one with a whole line of children below it (the category tree's four levels), so every body is valid.
+      const dependents = (f: FieldDef) => r.fields.filter((g) => g.dependsOn?.field === f.name);
+      const viable = new Map<string, Set<string>>();
+      const viableOf = (f: FieldDef): Set<string> => {
+        const known = viable.get(f.name);
+        if (known) return known;
+        let ids = new Set(parents.get(f.name)!);
+        for (const g of dependents(f)) {
+          const below = viableOf(g);
+          const held = new Set(seeded.rows.get(g.reference!)!.filter((c) => below.has(c.id as string)).map((c) => String(c[g.dependsOn!.via])));
+          ids = new Set([...ids].filter((id) => held.has(id)));
+        }
+        viable.set(f.name, ids);
+        return ids;
+      };
+      const reference = (f: FieldDef, _target: string, values: Record<string, unknown>) => {
+        let pool = [...viableOf(f)];
+        if (f.dependsOn && values[f.dependsOn.field] !== undefined) {
+          const parent = values[f.dependsOn.field];
+          const rows = new Map(seeded.rows.get(f.reference!)!.map((c) => [c.id as string, c]));
+          pool = pool.filter((id) => rows.get(id)?.[f.dependsOn!.via] === parent);
+        }
+        if (!pool.length) pool = parents.get(f.name)!;
         return pool[sampler.rng.int(pool.length)];
       };
       return () => ({ body: JSON.stringify(sampler.body(r, d, { reference })) });
     };
     const post = (path: string): RequestSpec => {
       const next = bodies();
-      return { method: 'POST', path, headers: { ...headers, 'content-type': 'application/json' }, body: next().body, next };
+      return { method: 'POST', path, headers: { cookie: ctx.createCookie ?? cookie, 'content-type': 'application/json' }, body: next().body, next };
     };
     scenarios.push({
       key: 'create',

@@ -69,7 +69,8 @@ export interface SamplerOptions {
 
 export interface SampleContext {
   /** The id a reference field points at: the caller knows which parent records exist. */
-  reference?: (field: FieldDef, target: string) => string;
+  /** A reference's value; `values` are the record's fields sampled so far (a dependent reference's parent among them). */
+  reference?: (field: FieldDef, target: string, values: Record<string, unknown>) => string;
 }
 
 export interface Sampler {
@@ -251,7 +252,7 @@ export function createSampler(options: SamplerOptions = {}): Sampler {
   /** `own`: the rule to judge by when a dialog takes only part of what the field allows (`offeredRuleOf`). */
   function value(r: ResourceDef, f: FieldDef, values: Record<string, unknown> = {}, ctx: SampleContext = {}, own?: z.ZodType): unknown {
     const make = () =>
-      f.kind === 'reference' && ctx.reference ? ctx.reference(f, f.reference!) : candidate(r, f, values);
+      f.kind === 'reference' && ctx.reference ? ctx.reference(f, f.reference!, values) : candidate(r, f, values);
     if (!f.rule) {
       if (f.kind === 'number') return number({}, f.storage === 'integer');
       if (f.kind === 'boolean') return rng.next() < 0.5;
