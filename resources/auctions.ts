@@ -15,21 +15,13 @@
  */
 import { z } from 'zod';
 import { defineResource, dialog, field, operation, read } from '../src/manifest/index.ts';
-import { parsePrice } from '../src/domain/commission.ts';
+import { moneyRule } from './money-rule.ts';
 import { AUCTION_MESSAGES as M, AUCTION_STATUSES } from '../src/features/auctions/rules.ts';
 import { auctionHooks } from '../src/features/auctions/hooks.ts';
 import { closeAuction } from '../src/features/auctions/close.ts';
 
 export const AUCTIONS = 'auctions';
 export const AUCTION_BIDS = 'auctionBids';
-
-/** An amount of money: more than 0, whole cents, within the commission math's bounds (as a product's price). */
-const moneyRule = (required: string, label: string) =>
-  z.number({ error: required }).superRefine((v, ctx) => {
-    const parsed = parsePrice(v);
-    if (!parsed.ok) ctx.addIssue({ code: 'custom', message: `${label} ${parsed.reason}.` });
-    else if (parsed.value === 0) ctx.addIssue({ code: 'custom', message: `${label} must be more than 0.` });
-  });
 
 /** A date and time (ISO text, as the form's date-time picker sends it). */
 const dateRule = (required: string) =>

@@ -19,7 +19,7 @@
 import { z } from 'zod';
 import { defineResource, dialog, field, operation, read, rules, type NotifyDef } from '../src/manifest/index.ts';
 import { computations } from '../src/domain/computed.ts';
-import { parsePrice } from '../src/domain/commission.ts';
+import { moneyRule } from './money-rule.ts';
 import { JOB_MESSAGES as M, JOB_MESSAGE_MAX } from '../src/features/jobs/contract.ts';
 import { jobApplicationHooks, jobHooks } from '../src/features/jobs/hooks.ts';
 
@@ -35,14 +35,7 @@ export const APPLICATION_STATUSES = ['NEW', 'REVIEWED', 'SHORTLISTED', 'REJECTED
 const APPLICANTS = ['user', 'seller', 'dealer', 'agent', 'support'] as const;
 
 /** Pay: optional; when given, more than 0 in whole cents within the money math's bounds. */
-const payRule = z
-  .number({ error: M.pay })
-  .superRefine((v, ctx) => {
-    const parsed = parsePrice(v);
-    if (!parsed.ok) ctx.addIssue({ code: 'custom', message: `Pay ${parsed.reason}.` });
-    else if (parsed.value === 0) ctx.addIssue({ code: 'custom', message: M.pay });
-  })
-  .optional();
+const payRule = moneyRule(M.pay, 'Pay').optional();
 
 /** A date and time (ISO text, as the form's picker sends it), or nothing: the job stays open until closed. */
 const validThroughRule = z.union([z.literal(''), z.iso.datetime({ offset: true, error: M.validThrough })]).optional();
