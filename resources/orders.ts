@@ -11,7 +11,8 @@
  * refund posts the ledger's reversal (src/features/checkout/order-hooks.ts), in the transition's transaction.
  *
  * Reach: the buyer (`user`) owns its orders; a seller reaches, through the items, the orders of its
- * products; the admin all. `checkouts` keeps each checkout's `Idempotency-Key` and answer.
+ * products; a dealer reads the orders that name it (`dealerId`: its sellers' sales); the admin all.
+ * `checkouts` keeps each checkout's `Idempotency-Key` and answer.
  */
 import { z } from 'zod';
 import { defineResource, dialog, field, operation, read, type NotifyDef } from '../src/manifest/index.ts';
@@ -72,11 +73,17 @@ export const orders = defineResource({
   plural: 'Orders',
   title: 'orderId',
   access: {
-    read: ['admin', 'seller', 'user'],
+    read: ['admin', 'seller', 'user', 'dealer'],
     write: ['admin', 'seller', 'user'],
     owner: {
       field: 'user',
-      roles: { admin: 'all', user: 'own', seller: { through: { items: 'products', via: 'product', field: 'sellerId' } } },
+      roles: {
+        admin: 'all',
+        user: 'own',
+        seller: { through: { items: 'products', via: 'product', field: 'sellerId' } },
+        // The orders carrying its share (`dealerId`, frozen at checkout): its sellers' sales, read only.
+        dealer: { party: 'dealerId' },
+      },
     },
   },
   menu: { group: 'Money', icon: 'Payments' },

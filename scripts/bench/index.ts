@@ -54,6 +54,8 @@ const { values: args, positionals } = parseArgs({
     sockets: { type: 'string' },
     'per-client': { type: 'string', default: '3' },
     concurrency: { type: 'string', default: '8' },
+    // Money moving (scripts/bench/money.ts): checkouts, the stock race and bids on one auction.
+    money: { type: 'boolean', default: false },
   },
 });
 if (args.help) {
@@ -68,7 +70,8 @@ if (args.help) {
       '  --journeys-runs N    rounds of the journeys (default 5); --journeys-base <work tree> runs them against that\n' +
       '                       tree\'s client and server too, in turns (e.g. `git worktree add --detach /tmp/wt-base <commit>`)\n' +
       '  BENCH_CPU_PROF=<folder> in the environment: ours writes a V8 CPU profile there when it stops\n' +
-      'npm run bench -- --sockets 1000 [--per-client 3] [--concurrency 8]: socket delivery across two nodes (needs DATABASE_URL + REDIS_URL; else one SQLite node)',
+      'npm run bench -- --sockets 1000 [--per-client 3] [--concurrency 8]: socket delivery across two nodes (needs DATABASE_URL + REDIS_URL; else one SQLite node)\n' +
+      'npm run bench -- --money [--pg] [--duration 10] [--connections 50]: checkouts a second with no oversell, the stock race, bids a second on one auction',
   );
   process.exit(0);
 }
@@ -82,6 +85,19 @@ if (args.sockets !== undefined) {
   };
   process.exit(
     await benchSockets({ clients: count('sockets', args.sockets), perClient: count('per-client', args['per-client']), concurrency: count('concurrency', args.concurrency), out: args.out }),
+  );
+}
+
+if (args.money) {
+  const { benchMoney } = await import('./money.ts');
+  const n = (name: string, v: string) => {
+    const x = Number(v);
+    if (!Number.isFinite(x) || x <= 0) throw new Error(`--${name} must be a positive number, not '${v}'`);
+    return x;
+  };
+  // One timed phase's length and one number of buyers (the first of a list).
+  process.exit(
+    await benchMoney({ pg: args.pg, durationS: n('duration', args.duration), connections: Math.floor(n('connections', args.connections.split(',').at(-1)!)), out: args.out }),
   );
 }
 

@@ -15,9 +15,7 @@ import { cpus, loadavg } from 'node:os';
 import { execSync } from 'node:child_process';
 import type { Socket } from 'socket.io-client';
 import { connect } from '../../src/server/db/connect.ts';
-import { createSession } from '../../src/server/auth/sessions.ts';
-import { hashPassword } from '../../src/server/auth/password.ts';
-import { newId } from '../../src/server/db/id.ts';
+import { benchAccounts } from './accounts.ts';
 import { SOCKET_EVENTS, type NotificationWire } from '../../src/features/notifications/contract.ts';
 import { signInAt, startCluster, type Cluster } from '../../tests/support/nodes.ts';
 import { connected, openSocket } from '../../tests/support/realtime.ts';
@@ -69,23 +67,8 @@ export async function benchSockets({ clients, perClient, concurrency, out, log =
     const database = await connect(
       cluster.sqliteFile ? { file: cluster.sqliteFile } : { url: process.env.DATABASE_URL, schema: cluster.schema },
     );
-    const passwordHash = await hashPassword(`bench-${Date.now()}`);
-    const now = new Date().toISOString();
-    const users = Array.from({ length: clients }, (_, i) => ({
-      id: newId(),
-      name: `Bench Client ${i}`,
-      email: `bench-client-${i}@bench.test`,
-      role: 'user',
-      image: '/avatar.png',
-      country: 'BD',
-      inviteCode: `BENCH-${i}`,
-      passwordHash,
-      createdAt: now,
-      updatedAt: now,
-    }));
-    for (let i = 0; i < users.length; i += 200) await database.db.insertInto('users').values(users.slice(i, i + 200)).execute();
-    const tokens: string[] = [];
-    for (const user of users) tokens.push((await createSession(database.db, user.id)).token);
+    const users = await benchAccounts(database.db, clients, 'user', 'Bench Client');
+    const tokens = users.map((u) => u.cookie.slice('sid='.length));
     await database.close();
 
     // Connected in batches, alternating nodes.

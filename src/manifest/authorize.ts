@@ -37,7 +37,8 @@ export type Action =
  * - `none`: no row (a role `access.owner` does not name, or no user);
  * - `own` / `team`: the rows owned by `userId` (and, for a team, by the accounts whose `team` field names
  *   `userId`);
- * - `through`: the rows whose sub-records point at a record `userId` owns (`ThroughItems`).
+ * - `through`: the rows whose sub-records point at a record `userId` owns (`ThroughItems`);
+ * - `party`: the rows whose `field` names `userId`.
  * `key` tells cached answers of different reaches apart.
  */
 export type Reach =
@@ -45,7 +46,8 @@ export type Reach =
   | { kind: 'none'; key: 'none' }
   | { kind: 'own'; userId: string; key: string }
   | { kind: 'team'; userId: string; team: string; key: string }
-  | { kind: 'through'; userId: string; through: ThroughItems; key: string };
+  | { kind: 'through'; userId: string; through: ThroughItems; key: string }
+  | { kind: 'party'; userId: string; field: string; key: string };
 
 const ALL: Reach = { kind: 'all', key: '' };
 const NONE: Reach = { kind: 'none', key: 'none' };
@@ -68,6 +70,7 @@ export function reachOf(r: ResourceDef, user: Principal | undefined): Reach {
     const t = declared.through;
     return { kind: 'through', userId: user.id, through: t, key: `through:${t.items}.${t.via}.${t.field}:${user.id}` };
   }
+  if (declared && typeof declared === 'object' && 'party' in declared) return { kind: 'party', userId: user.id, field: declared.party, key: `party:${declared.party}:${user.id}` };
   if (declared && typeof declared === 'object') return { kind: 'team', userId: user.id, team: declared.team, key: `team:${declared.team}:${user.id}` };
   return NONE;
 }
@@ -97,8 +100,8 @@ export interface Decision {
 export function authorize(user: Principal | undefined, r: ResourceDef, action: Action, record?: Record<string, unknown>): Decision {
   const reach = reachOf(r, user);
   let allowed = !!user && allows(accessOf(r, action), user.role);
-  // Owning through sub-records is reading and changing what one is part of, never making it.
-  if (allowed && reach.kind === 'through' && typeof action === 'object' && 'dialog' in action && action.dialog.kind === 'create') allowed = false;
+  // Owning through sub-records, or being a party to a record, is reading and changing what one is part of, never making it.
+  if (allowed && (reach.kind === 'through' || reach.kind === 'party') && typeof action === 'object' && 'dialog' in action && action.dialog.kind === 'create') allowed = false;
   if (allowed && record && reach.kind === 'none') allowed = false;
   const owner = r.access.owner;
   if (allowed && record && reach.kind === 'own' && owner && !owner.via) allowed = record[owner.field] === reach.userId;

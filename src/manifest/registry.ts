@@ -53,6 +53,11 @@ export function createRegistry(resources: readonly ResourceDef[]): Registry {
       for (const reach of Object.values(r.access.owner.roles)) {
         if (reach && typeof reach === 'object' && 'team' in reach && !accounts?.fields.some((f) => f.name === reach.team))
           fail(`${r.name}: owner team '${reach.team}' is not a field of users`);
+        // A party is named by a reference to the accounts in the record itself.
+        if (reach && typeof reach === 'object' && 'party' in reach) {
+          const f = r.fields.find((x) => x.name === reach.party);
+          if (f?.kind !== 'reference' || f.reference !== 'users') fail(`${r.name}: owner party '${reach.party}' is not a reference to users`);
+        }
         if (reach && typeof reach === 'object' && 'through' in reach) {
           // Owned through sub-records: an items field, a reference sub-field, the owner field of its target.
           const { items, via: sub, field: held } = reach.through;

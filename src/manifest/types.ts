@@ -646,9 +646,14 @@ export interface MenuEntry {
  * - `{ team: 'dealerId' }`: the rows whose owner's account names the signed-in user in that field of
  *   `users` (a dealer reaches the rows of the sellers whose `dealerId` is the dealer's id), and its own;
  * - `{ through: { items, via, field } }`: the rows whose sub-records point at a record the user owns
- *   (see `ThroughItems`): ownership through a relation.
+ *   (see `ThroughItems`): ownership through a relation;
+ * - `{ party: 'dealerId' }`: the rows whose own reference field names the signed-in user, one who has a
+ *   part in a record without owning it (a dealer reaches the orders carrying its commission share:
+ *   an order keeps the seller's dealer of the day it was placed, so a seller who moves to another
+ *   dealer leaves its earlier orders with the first). Like `through`, such a role reads and updates
+ *   the records it reaches, never creates one, and cannot change that field.
  */
-export type OwnerReach = 'all' | 'own' | { team: string } | { through: ThroughItems };
+export type OwnerReach = 'all' | 'own' | { team: string } | { through: ThroughItems } | { party: string };
 
 /**
  * Ownership through a relation held by sub-records (`OwnerReach` `{ through }`): a record is within a

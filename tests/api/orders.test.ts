@@ -1,6 +1,7 @@
 /**
  * Orders (issue 52 point 4; resources/orders.ts) through the real HTTP API on every engine: the reads of
- * each role (the admin's `GET /orders`, by a dealer's sellers with `dealerId`; a seller's
+ * each role (the admin's `GET /orders`, by a dealer's sellers with `dealerId`; a dealer's own, the orders
+ * naming it; a seller's
  * `/orders/seller`; a buyer's `/orders/user` and `/user/stack`; one order; one purchase's orders), the
  * declared states (paid status and delivery status, who may make each move, any other refused 409), the
  * stock given back and the ledger reversed on a cancellation, and each transition notifying the buyer
@@ -98,6 +99,25 @@ describe.each(engines)('orders API (%s)', (engine) => {
     expect(ids((await get(sellerA.cookie, `/orders/${purchaseX}/orderid`)).body)).toEqual([xA.id]);
     expect(ids((await get(admin, `/orders/${purchaseX}/orderid`)).body)).toEqual([xA.id, xB.id].sort());
     expect((await get(buyerY.cookie, `/orders/${purchaseX}/orderid`)).body).toEqual([]);
+  });
+
+  it('answers a dealer the orders of its sellers (those naming it), read only', async () => {
+    const other = await account(server, 'dealer');
+    const mine = await get(dealer.cookie, '/orders');
+    expect(mine.status).toBe(200);
+    expect(ids(mine.body)).toEqual([xA.id, yA.id].sort());
+    expect(mine.headers.get('content-range')).toMatch(/\/2$/);
+    expect((await get(other.cookie, '/orders')).body).toEqual([]);
+    // One order: within reach, or as if it did not exist.
+    expect((await get(dealer.cookie, `/orders/${xA.id}`, {})).status).toBe(200);
+    expect((await get(dealer.cookie, `/orders/${xB.id}`, {})).status).toBe(404);
+    expect((await get(other.cookie, `/orders/${xA.id}`, {})).status).toBe(404);
+    // One purchase: only the part of it that is its sellers'.
+    expect(ids((await get(dealer.cookie, `/orders/${purchaseX}/orderid`)).body)).toEqual([xA.id]);
+    // It moves nothing, and reads no seller's or buyer's own list.
+    expect((await move(dealer.cookie, yA.id, 'process')).status).toBe(403);
+    expect((await get(dealer.cookie, '/orders/seller')).status).toBe(403);
+    expect((await get(dealer.cookie, '/orders/user')).status).toBe(403);
   });
 
   it('moves the delivery and paid statuses only as declared, each move telling the buyer and the seller', async () => {

@@ -141,6 +141,22 @@ describe.each(engines)('shop API (%s)', (engine) => {
     expect(repeated.status).toBe(400);
   });
 
+  it('keeps an answer only until the products change: an approval shows at once in the search and the catalogue', async () => {
+    const word = `${tag}lamp`;
+    await product(`Late ${word}`, branchB, 'PENDING');
+    const before = await get(SHOP_SEARCH_PATH, { q: word });
+    expect(before.body).toEqual({ data: [], total: 0 });
+    // Asked again: the same answer (kept).
+    expect((await get(SHOP_SEARCH_PATH, { q: word })).body).toEqual(before.body);
+    const ok = await server.api('PATCH', `/products/${made[`Late ${word}`].id}/commission`, { cookie: admin, body: approval(100, 2) });
+    expect(ok.status).toBe(200);
+    const after = await get(SHOP_SEARCH_PATH, { q: word });
+    expect(after.body.total).toBe(1);
+    expect(after.body.data.map((p: { id: string }) => p.id)).toEqual([made[`Late ${word}`].id]);
+    const catalogue = await get(SHOP_PRODUCTS_PATH, { category: branchB.category });
+    expect(names(catalogue.body)).toEqual([`Blue ${tag} Mug`, `Late ${word}`]);
+  });
+
   it.runIf(engine === 'sqlite')('reads from indexes: the name search from the trigram table, ids and categories by their indexes', async () => {
     const plan = async (where: string, params: unknown[]) => {
       const rows = await sql

@@ -5,7 +5,7 @@
  * and `defineResource`; the declared `access.owner` is what `authorize` reads.
  */
 import { describe, expect, it } from 'vitest';
-import { authorize, defineResource, field, type OwnerDef, type ResourceInput } from '../../src/manifest/index.ts';
+import { authorize, createRegistry, defineResource, dialog, field, type OwnerDef, type ResourceInput } from '../../src/manifest/index.ts';
 
 const owner: OwnerDef = { field: 'sellerId', roles: { admin: 'all', seller: 'own' } };
 
@@ -44,5 +44,24 @@ describe('one access declaration', () => {
     // The same resource without `access.owner`: every role with access reaches every row.
     const open = defineResource({ ...base, access: { read: ['admin', 'seller'], write: ['admin', 'seller'] } });
     expect(authorize(seller, open, 'write', { id: 'x', sellerId: 's2' })).toMatchObject({ allowed: true, reach: { kind: 'all' } });
+  });
+
+  it('reaches a party to a record through its own field: it reads and changes, never creates', () => {
+    const parties = {
+      ...base,
+      fields: [...base.fields, field.reference('dealerId', 'users')],
+      dialogs: { createThing: dialog.create({ pick: ['name'], call: 'POST /things', success: 'Made.', failure: 'Not made.' }) },
+      access: { read: ['admin', 'seller', 'dealer'], write: ['admin', 'seller', 'dealer'], owner: { ...owner, roles: { ...owner.roles, dealer: { party: 'dealerId' } } } },
+    } satisfies ResourceInput;
+    const r = defineResource(parties);
+    // The accounts, as little of them as the check reads.
+    const users = defineResource({ name: 'users', label: 'User', plural: 'Users', fields: [field.text('name')], access: { read: ['admin'], write: ['admin'] } });
+    const dealer = { id: 'd1', role: 'dealer' };
+    expect(authorize(dealer, r, 'read').reach).toEqual({ kind: 'party', userId: 'd1', field: 'dealerId', key: 'party:dealerId:d1' });
+    expect(authorize(dealer, r, { dialog: r.dialogs.createThing }).allowed).toBe(false);
+    expect(() => createRegistry([users, r])).not.toThrow();
+    // The party's field must be a reference to the accounts of the record itself.
+    const wrong = defineResource({ ...parties, access: { ...parties.access, owner: { ...owner, roles: { dealer: { party: 'name' } } } } });
+    expect(() => createRegistry([users, wrong])).toThrow("owner party 'name' is not a reference to users");
   });
 });

@@ -100,6 +100,30 @@ describe('ReadCache', () => {
     expect(await cache.get('k', ['t'], async () => n)).toBe(2);
   });
 
+  it('trusts an answer for longer while it hears the other nodes, and for its time to live again once it does not', async () => {
+    const time = clock();
+    const cache = new ReadCache({ ttlMs: 1000, ttlWithPeersMs: 60_000, now: time.now });
+    let listening = true;
+    cache.connectPeers({ publish: async () => {}, listening: () => listening });
+    let n = 1;
+    expect(await cache.get('k', ['t'], async () => n)).toBe(1);
+    n = 2;
+    time.advance(59_999);
+    expect(await cache.get('k', ['t'], async () => n)).toBe(1);
+    time.advance(1);
+    expect(await cache.get('k', ['t'], async () => n)).toBe(2);
+    // Not hearing them: nothing kept is served.
+    listening = false;
+    n = 3;
+    expect(await cache.get('k', ['t'], async () => n)).toBe(3);
+    // No peers at all (a node alone): the plain time to live.
+    cache.connectPeers(undefined);
+    expect(await cache.get('j', ['t'], async () => n)).toBe(3);
+    n = 4;
+    time.advance(1000);
+    expect(await cache.get('j', ['t'], async () => n)).toBe(4);
+  });
+
   it('weighs strings at two bytes a character and objects by their members', () => {
     expect(weigh('abc')).toBe(6);
     expect(weigh(42)).toBe(8);

@@ -131,19 +131,6 @@ async function place(tx: HandlerContext['records'], userId: string, checkoutKey:
     return { product, quantity: Number(row.quantity), line: frozen.line };
   });
 
-  // The stock, taken atomically: a row holding less than asked changes nothing and fails the checkout.
-  await tx.operation([PRODUCTS], async (t) => {
-    for (const { product, quantity } of [...lines].sort((a, b) => String(a.product.id).localeCompare(String(b.product.id)))) {
-      const taken = await t
-        .updateTable(PRODUCTS)
-        .set({ stock: sql`${sql.ref('stock')} - ${quantity}`, updatedAt: now(), version: sql`${sql.ref('version')} + 1` })
-        .where('id', '=', String(product.id))
-        .where('stock', '>=', quantity)
-        .executeTakeFirst();
-      if (!Number(taken.numUpdatedRows)) throw conflict(CHECKOUT_MESSAGES.outOfStock);
-    }
-  });
-
   // One order per seller, sellers in id order.
   const bySeller = new Map<string, typeof lines>();
   for (const l of lines) {
@@ -195,6 +182,23 @@ async function place(tx: HandlerContext['records'], userId: string, checkoutKey:
     orders.push(order);
     await checkoutFaults.afterOrder?.(index);
   }
+
+  // The stock, taken atomically: a row holding less than asked changes nothing and fails the checkout
+  // (everything above is rolled back with it). Taken last, so each product's row is locked only for the
+  // end of the transaction: taken first, every other checkout of the same product waited on it through
+  // all the orders' writes (PostgreSQL, 50 buyers over 20 products: 39 checkouts a second, p99 1.2 s).
+  // Products in id order, so two checkouts never wait on each other's rows in a circle.
+  await tx.operation([PRODUCTS], async (t) => {
+    for (const { product, quantity } of [...lines].sort((a, b) => String(a.product.id).localeCompare(String(b.product.id)))) {
+      const taken = await t
+        .updateTable(PRODUCTS)
+        .set({ stock: sql`${sql.ref('stock')} - ${quantity}`, updatedAt: now(), version: sql`${sql.ref('version')} + 1` })
+        .where('id', '=', String(product.id))
+        .where('stock', '>=', quantity)
+        .executeTakeFirst();
+      if (!Number(taken.numUpdatedRows)) throw conflict(CHECKOUT_MESSAGES.outOfStock);
+    }
+  });
 
   const totalCents = sumCents(orders.map((o) => Number(o.totalCents)));
   const answer: CheckoutAnswer = { orderId, orders, totalCents, total: formatCentsMoney(totalCents) };

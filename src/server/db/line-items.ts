@@ -81,11 +81,13 @@ export async function withItemsOf(db: Db, r: ResourceDef, row: Row | undefined):
 /**
  * Replaces the items of the parent `parentId` in the field `field` with `items` (validated sub-records,
  * in their order): every stored one deleted, the given ones inserted at positions 0, 1, 2...
- * Answers the items as they are then answered.
+ * Answers the items as they are then answered. `fresh`: the parent was just inserted (a create, or a
+ * restore, whose delete took its items), so it has none to delete: one statement fewer a field (a
+ * checkout of two sellers' orders made 4 such deletes of nothing among its 39 statements).
  */
-export async function replaceItems(trx: Db, r: ResourceDef, field: string, parentId: string, items: readonly Row[]): Promise<Row[]> {
+export async function replaceItems(trx: Db, r: ResourceDef, field: string, parentId: string, items: readonly Row[], fresh = false): Promise<Row[]> {
   const t = itemsTablesOf(r).find((x) => x.field.name === field)!;
-  await trx.deleteFrom(t.name).where('parentId', '=', parentId).execute();
+  if (!fresh) await trx.deleteFrom(t.name).where('parentId', '=', parentId).execute();
   if (!items.length) return [];
   const subs = t.field.items!.fields;
   const rows = items.map((item, position) => {

@@ -2,7 +2,8 @@
  * Answers of reads, kept until a write touches a table they were read from. Every table has a
  * generation that each write through the generated routes moves on; an entry remembers the generations
  * of the tables it read and is valid while they are unchanged. Where other server nodes write too (a
- * shared PostgreSQL), an entry is trusted only for `ttlMs` besides.
+ * shared PostgreSQL), an entry is trusted only for `ttlMs` besides, or `ttlWithPeersMs` while this node
+ * hears their writes (src/server/cluster).
  *
  * Memory is bounded whatever clients ask: the kept answers weigh at most `maxBytes` (see `weigh`; the
  * slabs their bytes are kept in count whole, see `Slabs`), the least recently used going first; an
@@ -56,6 +57,13 @@ const SWEEP_STEP = 2;
 export interface ReadCacheOptions {
   /** How long an answer is trusted at all (other nodes may write a shared PostgreSQL); default forever. */
   ttlMs?: number;
+  /**
+   * How long while this node hears the other nodes' writes (`connectPeers`, and `listening()`): each of
+   * their writes is told here and acknowledged before its answer (src/server/cluster), and the cache
+   * forgets everything when it hears again after a gap, so the time to live is left to guard only
+   * against writes made outside every node (by hand, in psql). Default `ttlMs`.
+   */
+  ttlWithPeersMs?: number;
   /** The most the kept answers may weigh together, in bytes as `weigh` counts them; 0 keeps nothing. */
   maxBytes?: number;
   /** The heaviest single answer kept; default an eighth of `maxBytes`, so one answer cannot flush the rest. */
@@ -366,6 +374,7 @@ export class ReadCache {
   private readonly totals = new Kept(TOTALS_MAX_BYTES, TOTALS_MAX_BYTES / 8);
   private readonly generations = new Map<string, number>();
   private readonly ttlMs: number;
+  private readonly ttlWithPeersMs: number;
   private readonly now: () => number;
   private readonly writtenByEveryWrite: readonly string[];
   private readonly written: ((table: string) => void) | undefined;
@@ -373,8 +382,9 @@ export class ReadCache {
   /** Tellings of this node's writes to the other nodes not yet settled (see `published`). */
   private readonly publishing = new Set<Promise<void>>();
 
-  constructor({ ttlMs = Number.POSITIVE_INFINITY, maxBytes = DEFAULT_READ_CACHE_BYTES, maxEntryBytes, now = Date.now, writtenByEveryWrite = [], written }: ReadCacheOptions = {}) {
+  constructor({ ttlMs = Number.POSITIVE_INFINITY, ttlWithPeersMs = ttlMs, maxBytes = DEFAULT_READ_CACHE_BYTES, maxEntryBytes, now = Date.now, writtenByEveryWrite = [], written }: ReadCacheOptions = {}) {
     this.ttlMs = ttlMs;
+    this.ttlWithPeersMs = ttlWithPeersMs;
     this.written = written;
     this.writtenByEveryWrite = writtenByEveryWrite;
     const bound = Math.max(0, maxBytes);
@@ -402,7 +412,8 @@ export class ReadCache {
   }
 
   private valid(entry: Entry, now: number) {
-    if (now - entry.at >= this.ttlMs) return false;
+    // (`lookup` serves nothing while peers are connected but not heard: here they are heard, or there are none.)
+    if (now - entry.at >= (this.peers ? this.ttlWithPeersMs : this.ttlMs)) return false;
     const { tables, generations } = entry;
     for (let i = 0; i < tables.length; i++) if ((this.generations.get(tables[i]) ?? 0) !== generations[i]) return false;
     return true;

@@ -45,6 +45,6 @@ export async function writeItems(trx: Db, registry: Registry, r: ResourceDef, pa
   const written: Row = creating ? Object.fromEntries(r.fields.filter(isRelatedItems).map((f) => [f.name, []])) : {};
   if (!sent.length) return written;
   await checkReferences(trx, registry, r, sent);
-  for (const [name, items] of sent) written[name] = await replaceItems(trx, r, name, parentId, items);
+  for (const [name, items] of sent) written[name] = await replaceItems(trx, r, name, parentId, items, creating);
   return written;
 }

@@ -26,6 +26,7 @@ export function reachTables(registry: Registry, r: ResourceDef, reach: Reach): s
   if (reach.kind === 'all' || reach.kind === 'none' || !r.access.owner) return [];
   // The sub-records are written with their parent (its table's writes drop them); the owned records are not.
   if (reach.kind === 'through') return [throughTarget(registry, r, reach.through).name];
+  if (reach.kind === 'party') return [];
   const via = r.access.owner.via ? [targetOf(registry, r, r.access.owner.via).name] : [];
   return reach.kind === 'team' ? [...via, ACCOUNTS] : via;
 }
@@ -89,6 +90,7 @@ export function whereReachable<QB extends SelectQueryBuilder<any, any, any>>(
   if (reach.kind === 'all') return query;
   if (reach.kind === 'none') return query.where(sql<boolean>`1 = 0`) as QB;
   if (reach.kind === 'through') return query.where((eb) => heldThrough(eb, registry, r, reach)) as QB;
+  if (reach.kind === 'party') return query.where(`${r.name}.${reach.field}`, '=', reach.userId) as QB;
   const owner = r.access.owner!;
   // One's own rows without a callback: a `where` given one makes an expression builder per request.
   if (!owner.via && reach.kind === 'own') return query.where(`${r.name}.${owner.field}`, '=', reach.userId) as QB;
@@ -187,6 +189,16 @@ export async function ownedInput(
       const message = `${labelOf(fieldOf(r, owner.field)!)} cannot be changed.`;
       throw badRequest(message, { [owner.field]: [message] });
     }
+    return input;
+  }
+  // A party to the records: the same, and the field that makes it one stays as it is.
+  if (reach.kind === 'party') {
+    if (creating) throw notFound(`${r.label} not found.`);
+    for (const name of [owner.field, reach.field])
+      if (name in input) {
+        const message = `${labelOf(fieldOf(r, name)!)} cannot be changed.`;
+        throw badRequest(message, { [name]: [message] });
+      }
     return input;
   }
   if (owner.via) {
