@@ -26,7 +26,7 @@ import { supportTypes, supportUrgencies } from './support.ts';
 import { chatGroups, supportReplies, supportRequests, supportTeam } from './support-requests.ts';
 import { products, siteCommissions } from './products.ts';
 import { auditLog, jobRuns, media, recycleBin } from './system.ts';
-import { notifications } from './notifications.ts';
+import { notificationReads, notifications } from './notifications.ts';
 import { pushSubscriptions } from './push.ts';
 import { cartItems } from './cart.ts';
 import { checkouts, orders } from './orders.ts';
@@ -87,6 +87,7 @@ export const registry = createRegistry([
   auditLog,
   jobRuns,
   notifications,
+  notificationReads,
   pushSubscriptions,
   cartItems,
   orders,

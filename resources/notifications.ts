@@ -85,6 +85,9 @@ export const notifications = defineResource({
     }),
     // JSON text of the metadata besides `category` (the event's resource and record), shown as a link to that record.
     field.textarea('metadata', { label: 'Link', maxLength: MAX_NOTIFICATION_METADATA, display: 'recordLink', emptyShownAs: 'None' }),
+    // A notification to everyone of a role (`userId` is `role:<role>`: contract.ts `roleAudience`): the
+    // one who caused it, who is not told of its own act. Each person's read state is a `notificationReads` row.
+    field.text('exceptUserId', { maxLength: 64 }),
   ],
   // Newest first: ids begin with their creation time.
   sort: { field: 'id', order: 'DESC' },
@@ -127,4 +130,18 @@ export const notifications = defineResource({
     // Admins (and the system, through `notify`) send them.
     send: operation('POST /api/notifications/enhanced', 'sendNotification', { access: ['admin'], body: createNotificationBody }),
   },
+});
+
+/**
+ * Who has read a notification sent to everyone of a role (notify.ts `broadcast`): one row per person
+ * and notification, made when that person reads it, keyed `<notificationId>:<userId>` so a second read is
+ * the same row. Internal: the enhanced calls read and write it; no route of its own.
+ */
+export const notificationReads = defineResource({
+  name: 'notificationReads',
+  label: 'Notification read',
+  plural: 'Notification reads',
+  title: 'notificationId',
+  access: { read: [], write: [] },
+  fields: [field.text('notificationId', { maxLength: 64 }), field.text('userId', { maxLength: 64 })],
 });

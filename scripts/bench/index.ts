@@ -56,6 +56,9 @@ const { values: args, positionals } = parseArgs({
     concurrency: { type: 'string', default: '8' },
     // Money moving (scripts/bench/money.ts): checkouts, the stock race and bids on one auction.
     money: { type: 'boolean', default: false },
+    // A write's cost against its audience (scripts/bench/audience.ts): creates with 1 and with N admins.
+    audience: { type: 'boolean', default: false },
+    admins: { type: 'string', default: '1000' },
   },
 });
 if (args.help) {
@@ -71,41 +74,47 @@ if (args.help) {
       '                       tree\'s client and server too, in turns (e.g. `git worktree add --detach /tmp/wt-base <commit>`)\n' +
       '  BENCH_CPU_PROF=<folder> in the environment: ours writes a V8 CPU profile there when it stops\n' +
       'npm run bench -- --sockets 1000 [--per-client 3] [--concurrency 8]: socket delivery across two nodes (needs DATABASE_URL + REDIS_URL; else one SQLite node)\n' +
-      'npm run bench -- --money [--pg] [--duration 10] [--connections 50]: checkouts a second with no oversell, the stock race, bids a second on one auction',
+      'npm run bench -- --money [--pg] [--duration 10] [--connections 50]: checkouts a second with no oversell, the stock race, bids a second on one auction\n' +
+      'npm run bench -- --audience [--pg] [--duration 10] [--connections 50] [--admins 1000]: product creates with 1 and with N active admins to tell',
   );
   process.exit(0);
 }
 
+/** A flag's whole number above 0 (`--admins 1000`), or why not. */
+const whole = (name: string, v: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`--${name} must be a whole number above 0, not '${v}'`);
+  return n;
+};
+/** A flag's number above 0 (`--duration 2.5`), or why not. */
+const above0 = (name: string, v: string) => {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number, not '${v}'`);
+  return n;
+};
+/** The one-node benches take one number of connections: the last of a list (`10,50` → 50). */
+const lastConnections = () => whole('connections', args.connections.split(',').at(-1)!);
+
 if (args.sockets !== undefined) {
   const { benchSockets } = await import('./sockets.ts');
-  const count = (name: string, v: string) => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n <= 0) throw new Error(`--${name} must be a whole number above 0, not '${v}'`);
-    return n;
-  };
   process.exit(
-    await benchSockets({ clients: count('sockets', args.sockets), perClient: count('per-client', args['per-client']), concurrency: count('concurrency', args.concurrency), out: args.out }),
+    await benchSockets({ clients: whole('sockets', args.sockets), perClient: whole('per-client', args['per-client']), concurrency: whole('concurrency', args.concurrency), out: args.out }),
+  );
+}
+
+if (args.audience) {
+  const { benchAudience } = await import('./audience.ts');
+  process.exit(
+    await benchAudience({ pg: args.pg, durationS: above0('duration', args.duration), connections: lastConnections(), admins: whole('admins', args.admins), out: args.out }),
   );
 }
 
 if (args.money) {
   const { benchMoney } = await import('./money.ts');
-  const n = (name: string, v: string) => {
-    const x = Number(v);
-    if (!Number.isFinite(x) || x <= 0) throw new Error(`--${name} must be a positive number, not '${v}'`);
-    return x;
-  };
-  // One timed phase's length and one number of buyers (the first of a list).
-  process.exit(
-    await benchMoney({ pg: args.pg, durationS: n('duration', args.duration), connections: Math.floor(n('connections', args.connections.split(',').at(-1)!)), out: args.out }),
-  );
+  process.exit(await benchMoney({ pg: args.pg, durationS: above0('duration', args.duration), connections: lastConnections(), out: args.out }));
 }
 
-const positive = (name: string, v: string) => {
-  const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number, not '${v}'`);
-  return n;
-};
+const positive = above0;
 const MiB = 1024 * 1024;
 /** Ours' read-cache bound, MiB: given, else off for a cold run, else what the server would take (READ_CACHE_MB or 64). */
 const cacheMbOf = (value: string | undefined, name: string) => {

@@ -17,8 +17,7 @@
  * a phase (signing 50 people in through the rate-limited sign-in would measure the limiter). Written into
  * results.json under "money" (the file's other keys are kept). A check that fails exits 1.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { keepEngineResult, load, machine } from './engine-results.ts';
 import { randomBytes } from 'node:crypto';
 import { registry } from '../../resources/index.ts';
 import { fillPath, itemsTableOf, parseCall, urlOf, type Call } from '../../src/manifest/index.ts';
@@ -43,7 +42,6 @@ export interface MoneyOptions {
 
 const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : null);
 const round = (n: number | null) => (n === null ? null : Math.round(n * 10) / 10);
-const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
 const latency = (ms: number[]) => {
   const sorted = [...ms].sort((a, b) => a - b);
   return { p50: round(percentile(sorted, 50)), p99: round(percentile(sorted, 99)), max: round(sorted.at(-1) ?? null) };
@@ -297,7 +295,7 @@ export async function benchMoney({ pg, durationS, connections, out, log = consol
 
     const result = {
       date: new Date().toISOString(),
-      machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, node: process.version },
+      machine: machine(),
       engine,
       connections,
       durationS,
@@ -308,12 +306,7 @@ export async function benchMoney({ pg, durationS, connections, out, log = consol
       loadAtStart,
       loadAtEnd: load(),
     };
-    const existing = existsSync(out) ? (JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>) : {};
-    const money = (existing.money ?? {}) as Record<string, unknown>;
-    writeFileSync(out, JSON.stringify({ ...existing, money: { ...money, [engine]: result } }, null, 2) + '\n');
-    for (const f of failures) log(`  FAILED: ${f}`);
-    log(`results: ${out} ("money" / "${engine}")`);
-    return failures.length ? 1 : 0;
+    return keepEngineResult(out, 'money', engine, result, log);
   } finally {
     await database?.close();
     await cluster?.close();

@@ -11,7 +11,7 @@ import { startTestServer, type TestServer } from '../support/server.ts';
 import { collect, connectError, connected, disconnected, nextEvent, openSocket } from '../support/realtime.ts';
 import { DEMO_PASSWORD, demoEmail } from '../../src/server/seed/index.ts';
 import { createSession, sessionIdOf } from '../../src/server/auth/sessions.ts';
-import { SOCKET_EVENTS, SOCKET_MAX_MESSAGE_BYTES, SOCKET_PATH, userRoom, type JoinAnswer, type NotificationWire } from '../../src/features/notifications/contract.ts';
+import { roleRoom, SOCKET_EVENTS, SOCKET_MAX_MESSAGE_BYTES, SOCKET_PATH, userRoom, type JoinAnswer, type NotificationWire } from '../../src/features/notifications/contract.ts';
 import { NOT_SIGNED_IN } from '../../src/server/realtime/handshake.ts';
 import { JOIN_REFUSED } from '../../src/server/realtime/events.ts';
 import { DISABLED_MESSAGE } from '../../src/server/auth/account-state.ts';
@@ -94,7 +94,10 @@ describe('realtime socket (one node, sqlite)', () => {
       expect((await join({ room: 'x'.repeat(5000) })).ok).toBe(false);
       expect(await join(userRoom(ids.seller))).toEqual({ ok: true });
       const rooms = [...(server.app.realtime.io.sockets.sockets.get(socket.id!)?.rooms ?? [])];
-      expect(rooms.filter((room) => room !== socket.id).sort()).toEqual([userRoom(ids.seller), expect.stringMatching(/^session:/)].sort());
+      // Its own user's room, its session's and its role's (a notification to every seller comes there).
+      const joined = rooms.filter((room) => room !== socket.id);
+      expect(joined).toHaveLength(3);
+      expect(joined).toEqual(expect.arrayContaining([roleRoom('seller'), userRoom(ids.seller), expect.stringMatching(/^session:/)]));
       expect(await server.app.realtime.io.in(userRoom(ids.agent)).fetchSockets()).toEqual([]);
     });
 

@@ -43,6 +43,19 @@ export const SOCKET_EVENTS = {
 /** The room of one user's sockets: every socket of a signed-in user is put in it on connect. */
 export const userRoom = (userId: string) => `user:${userId}`;
 
+/** The room of every socket of a role's accounts: a notification to the role is emitted to it once. */
+export const roleRoom = (role: string) => `role:${role}`;
+
+/**
+ * Who a notification to everyone of a role is to, in its `userId`: stored once for the whole role
+ * (each person's read state apart), so telling a thousand admins costs what telling one does. Never an
+ * account's id (ids are 24 hex characters). In a person's own list it is answered with their id.
+ */
+export const roleAudience = (role: string) => `role:${role}`;
+
+/** The role a notification's `userId` names everyone of, or undefined when it names one person. */
+export const audienceRole = (userId: string): string | undefined => (userId.startsWith('role:') ? userId.slice('role:'.length) : undefined);
+
 /** What the server answers a `join` (as the emit's acknowledgement). */
 export interface JoinAnswer {
   ok: boolean;

@@ -20,6 +20,8 @@ export const NOT_CHECKED = 'Could not check the session; try again.';
 /** What the server keeps on each socket: whose it is, and whether its page told it is visible. */
 export interface SocketData {
   userId: string;
+  /** The account's role: its sockets are in the role's room too (a notification to the role). */
+  role: string;
   /** The session's stored id (`sessionIdOf`), naming its room, so ending it drops its sockets alone. */
   sessionId: string;
   online: boolean;
@@ -71,7 +73,7 @@ export function authenticate(app: FastifyInstance, db: Db) {
       if (!user || !token) return next(new Error(NOT_SIGNED_IN));
       if (isDisabled(user)) return next(new Error(DISABLED_MESSAGE));
       if (mustChangePassword(user)) return next(new Error(MUST_CHANGE_MESSAGE));
-      const data: SocketData = { userId: String(user.id), sessionId: sessionIdOf(token), online: false };
+      const data: SocketData = { userId: String(user.id), role: String(user.role ?? ''), sessionId: sessionIdOf(token), online: false };
       socket.data = data;
       next();
     } catch (error) {

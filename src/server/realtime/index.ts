@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Server } from 'socket.io';
 import { createShardedAdapter } from '@socket.io/redis-adapter';
-import { SOCKET_EVENTS, SOCKET_MAX_MESSAGE_BYTES, SOCKET_PATH, userRoom, type UnreadAnswer } from '../../features/notifications/contract.ts';
+import { roleRoom, SOCKET_EVENTS, SOCKET_MAX_MESSAGE_BYTES, SOCKET_PATH, userRoom, type UnreadAnswer } from '../../features/notifications/contract.ts';
 import type { TrustProxy } from '../config.ts';
 import type { RedisClient } from '../cluster/redis.ts';
 import type { Db } from '../db/types.ts';
@@ -70,7 +70,7 @@ export function registerRealtime(app: FastifyInstance, { db, allowedOrigins, tru
   io.use(authenticate(app, db));
   io.on('connection', (socket) => {
     const data = socket.data as SocketData;
-    void socket.join([userRoom(data.userId), sessionRoom(data.sessionId)]);
+    void socket.join([userRoom(data.userId), sessionRoom(data.sessionId), roleRoom(data.role)]);
     listen(socket);
   });
 
@@ -84,6 +84,12 @@ export function registerRealtime(app: FastifyInstance, { db, allowedOrigins, tru
       unread(notification.userId, unreadCount);
     }),
     app.notifications.onUnreadChanged(unread),
+    // To everyone of a role: one emit to its room (each client counts it as one more unread), never to
+    // the one who caused it.
+    app.notifications.onRoleCreated((notification, role, exceptUserId) => {
+      const room = io.to(roleRoom(role));
+      (exceptUserId ? room.except(userRoom(exceptUserId)) : room).emit(SOCKET_EVENTS.notification, notification);
+    }),
     // Signing out, disabling or replacing an account: its sockets close, on every node (the adapter).
     onSessionsEnded((ended) => {
       io.in('sessionId' in ended ? sessionRoom(ended.sessionId) : userRoom(ended.userId)).disconnectSockets(true);

@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useToast } from '../../../client/shell/toast.tsx';
-import { NOTIFICATIONS, type NotificationWire } from '../contract.ts';
+import { audienceRole, NOTIFICATIONS, type NotificationWire } from '../contract.ts';
 import { forgetOtherUsers, readCache, writeCache } from './cache.ts';
 import { fetchNotificationPage, markAllNotificationsRead, markNotificationRead } from './calls.ts';
 import { debounceArrivalToasts } from './arrival-toasts.ts';
@@ -82,7 +82,10 @@ export function useNotifications(userId: string): NotificationsState {
 
   const reread = useCallback(() => void queryClient.invalidateQueries({ queryKey }), [queryClient, queryKey]);
   useSocketListeners({
-    notification(n) {
+    notification(incoming) {
+      // One to everyone of the caller's role comes once to the role's room (the server leaves out whoever
+      // caused it): it is the caller's as any other.
+      const n = audienceRole(incoming.userId) ? { ...incoming, userId } : incoming;
       if (n.userId !== userId || known.current.has(n.id)) return;
       known.current.add(n.id);
       setArrived((prev) => [n, ...prev].slice(0, NOTIFICATIONS.cacheLimit));

@@ -10,7 +10,7 @@ import { actorOf } from '../../../server/records/audit.ts';
 import { ACCOUNTS } from '../../../server/records/ownership.ts';
 import { referenceLabels, type ReferenceLabels } from '../../../server/records/index.ts';
 import { formatMoney } from '../../../domain/money.ts';
-import { notify, type NotifyInput } from './notify.ts';
+import { broadcast, notify, type NotifyInput } from './notify.ts';
 
 /** The declared notifications of a dialog or an operation, as a list. */
 export function notificationsOf(declared: { notify?: NotifyDef | readonly NotifyDef[] }): readonly NotifyDef[] {
@@ -58,17 +58,9 @@ function matches(when: NotifyDef['when'], record: Row): boolean {
   return Object.entries(when).every(([field, value]) => (record[field] ?? null) === value);
 }
 
-/** The user ids a declaration names for a record. */
+/** The user ids a declaration names for a record: one or two people (everyone of a role is a `broadcast`). */
 async function recipients(db: Db, r: ResourceDef, n: NotifyDef, record: Row): Promise<string[]> {
-  if (n.to === 'admins') {
-    const admins = await db
-      .selectFrom(ACCOUNTS)
-      .select('id')
-      .where('role', '=', 'admin')
-      .where((eb) => eb.or([eb('status', 'is', null), eb('status', '!=', 'DISABLED')]))
-      .execute();
-    return admins.map((a) => String(a.id));
-  }
+  if (n.to === 'admins') return [];
   const field = n.to === 'owner' ? r.access.owner?.field : n.to.field;
   const value = field ? record[field] : undefined;
   if (typeof value !== 'string' || !value) return [];
@@ -98,6 +90,20 @@ export async function notifyDeclared(
     const inputs: NotifyInput[] = [];
     const sent = declared.filter((n) => matches(n.when, record));
     const labels = await namedReferenceLabels(db, registry, r, record, sent.flatMap((n) => [n.title, n.message]));
+    // Every admin: one notification to the role, whatever their number (audience.ts).
+    for (const n of sent.filter((x) => x.to === 'admins'))
+      await broadcast(
+        request.server,
+        {
+          toRole: 'admin',
+          title: fill(n.title, record, r, labels),
+          message: fill(n.message, record, r, labels),
+          type: n.type,
+          metadata: { category: n.category, resource: r.name, ...(isSet(record.id) ? { recordId: String(record.id) } : {}) },
+          exceptUserId: actor.id ?? null,
+        },
+        { db, registry, actor },
+      );
     for (const n of sent) {
       for (const userId of await recipients(db, r, n, record)) {
         if (userId === actor.id) continue;

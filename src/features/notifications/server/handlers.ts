@@ -10,8 +10,9 @@ import type { Handler, HandlerContext } from '../../../server/routes/handlers.ts
 import { actorOf } from '../../../server/records/audit.ts';
 import type { Reach } from '../../../server/records/ownership.ts';
 import { badRequest, HttpError } from '../../../server/errors.ts';
-import { VERSION } from '../../../server/records/index.ts';
-import { NOTIFICATIONS, NOTIFICATION_TYPES } from '../contract.ts';
+import { VERSION, type Row } from '../../../server/records/index.ts';
+import { audienceRole, NOTIFICATIONS, NOTIFICATION_TYPES, roleAudience } from '../contract.ts';
+import { asTheirs, markAllRoleRead, markRoleRead, NOTIFICATION_READS, personOf, readBy, unreadBy, unreadCountOf, visibleTo, type Person } from './audience.ts';
 import { notificationRules, type createNotificationBody } from '../../../../resources/notifications.ts';
 import { NOTIFICATIONS_TABLE, notify, toWire, unread, unreadChanged, unreadCount } from './notify.ts';
 
@@ -23,6 +24,8 @@ export const MAX_PAGE = 10_000;
 const PAGE_MESSAGE = `page must be a whole number from 1 to ${MAX_PAGE}.`;
 const LIMIT_MESSAGE = `limit must be a whole number from 1 to ${MAX_PAGE_LIMIT}.`;
 const FILTERS_MESSAGE = 'filters must be a JSON object with isRead, type or category.';
+/** A notification to everyone of a role has a read state per person, marked from each one's bell. */
+const ROLE_READ_MESSAGE = 'A notification to a role is marked read by each of its people, from their own notifications.';
 
 /** A whole number sent as query text ('2'); a repeated or empty parameter is refused with `message`. */
 const wholeNumber = (min: number, max: number, fallback: number, message: string) =>
@@ -91,29 +94,44 @@ export const listMyNotifications: Handler = async (context) => {
   }
   const { page, limit, filters, ...flat } = parsed.data;
   const wanted: Filters = { ...flat, ...filters };
-  const userId = me(context);
-  let query = context.db.selectFrom(NOTIFICATIONS_TABLE).selectAll().where('userId', '=', userId);
-  if (wanted.isRead === true) query = query.where('isRead', '=', 1);
-  if (wanted.isRead === false) query = query.where(unread);
+  const person = caller(context);
+  // Theirs and their role's (audience.ts), each read or not as this person has.
+  let query = context.db
+    .selectFrom(NOTIFICATIONS_TABLE)
+    .selectAll(NOTIFICATIONS_TABLE)
+    .select(readBy(person).as(READ_FOR))
+    .where((eb) => visibleTo(eb, person));
+  if (wanted.isRead === true) query = query.where(readBy(person));
+  if (wanted.isRead === false) query = query.where(unreadBy(person));
   if (wanted.type) query = query.where('type', '=', wanted.type);
   if (wanted.category) query = query.where('category', '=', wanted.category);
   const [rows, count] = await Promise.all([
     query.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(limit).offset((page - 1) * limit).execute(),
-    unreadCount(context.db, userId),
+    unreadCountOf(context.db, person),
   ]);
   // Spec §7 reads `data` or `notifications`, and `stats.unreadCount` or `unreadCount`: both counts are
   // answered (a number); the list once, as `data`. A page shorter than `limit` is the last (spec §9).
-  return { data: rows.map(toWire), stats: { unreadCount: count }, unreadCount: count, page, limit };
+  const data = (rows as Row[]).map((row) => asTheirs(toWire(row), person, row[READ_FOR]));
+  return { data, stats: { unreadCount: count }, unreadCount: count, page, limit };
 };
 
+/** The column a person's read state of each row is selected as. */
+const READ_FOR = 'readFor';
+
+/** The signed-in person, whose notifications the enhanced calls read. */
+function caller(context: HandlerContext): Person {
+  me(context);
+  return personOf(context.request.user as Row);
+}
+
 export const myNotificationStats: Handler = async (context) => {
-  const userId = me(context);
+  const person = caller(context);
   const [count, total] = await Promise.all([
-    unreadCount(context.db, userId),
+    unreadCountOf(context.db, person),
     context.db
       .selectFrom(NOTIFICATIONS_TABLE)
       .select((eb) => eb.fn.countAll().as('n'))
-      .where('userId', '=', userId)
+      .where((eb) => visibleTo(eb, person))
       .executeTakeFirstOrThrow(),
   ]);
   return { unreadCount: count, total: Number(total.n) };
@@ -123,6 +141,20 @@ export const myNotificationStats: Handler = async (context) => {
 export const markNotificationRead: Handler = async (context) => {
   const { db, records, resource, request, params } = context;
   const userId = me(context);
+  const person = caller(context);
+  // One to their role: their read of it is kept apart (everyone else's stays as it was).
+  const toRole = await db
+    .selectFrom(NOTIFICATIONS_TABLE)
+    .selectAll()
+    .where('id', '=', String(params.id))
+    .where('userId', '=', roleAudience(person.role))
+    .where((eb) => visibleTo(eb, person))
+    .executeTakeFirst();
+  if (toRole) {
+    await records.operation([NOTIFICATION_READS], (trx) => markRoleRead(trx, person, String(toRole.id)));
+    const count = await unreadChanged(request.server, db, userId);
+    return { data: asTheirs(toWire(toRole as Row), person, true), stats: { unreadCount: count }, unreadCount: count };
+  }
   const row = await records.update(resource, params.id, { isRead: true }, { reach: ownReach(userId) });
   // Told even when it was read already: the count is what it is, and a second tab may be behind.
   const count = await unreadChanged(request.server, db, userId);
@@ -135,7 +167,7 @@ export const markAllNotificationsRead: Handler = async (context) => {
   const userId = me(context);
   const now = new Date().toISOString();
   // One statement for all of them (a person may have thousands), audited row by row as the writer.
-  const changed = await records.operation([NOTIFICATIONS_TABLE], async (trx, audit) => {
+  const changed = await records.operation([NOTIFICATIONS_TABLE, NOTIFICATION_READS], async (trx, audit) => {
     // What this statement changed, exactly: a concurrent mark of the same rows is not counted twice.
     const rows = await trx
       .updateTable(NOTIFICATIONS_TABLE)
@@ -145,7 +177,8 @@ export const markAllNotificationsRead: Handler = async (context) => {
       .returning('id')
       .execute();
     for (const { id } of rows) await audit({ resource, recordId: String(id), action: 'update', before: { isRead: false }, after: { isRead: true } });
-    return rows.length;
+    // And every one to their role they had not read (their reads, apart from everyone else's).
+    return rows.length + (await markAllRoleRead(trx, caller(context)));
   });
   const left = changed ? await unreadChanged(request.server, db, userId) : await unreadCount(db, userId);
   return { count: changed, stats: { unreadCount: left }, unreadCount: left };
@@ -165,6 +198,8 @@ export const sendNotification: Handler = async ({ db, registry, request, reply, 
 
 /** `PATCH /notifications/{id}` (admin, isRead): the generic update, then the user's unread count is told. */
 export const updateNotification: Handler = async ({ db, records, resource, request, params, body, ifMatch }) => {
+  const stored = await db.selectFrom(NOTIFICATIONS_TABLE).select('userId').where('id', '=', String(params.id)).executeTakeFirst();
+  if (stored && audienceRole(String(stored.userId ?? ''))) throw badRequest(ROLE_READ_MESSAGE, { isRead: [ROLE_READ_MESSAGE] });
   const row = await records.update(resource, params.id, { isRead: body.isRead }, { ifMatch });
   if (typeof row.userId === 'string') await unreadChanged(request.server, db, row.userId);
   return row;

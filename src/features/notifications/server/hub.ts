@@ -8,10 +8,13 @@ import type { NotificationWire } from '../contract.ts';
 
 export type CreatedListener = (notification: NotificationWire, unreadCount: number) => void | Promise<void>;
 export type UnreadListener = (userId: string, unreadCount: number) => void | Promise<void>;
+/** A notification to everyone of `role` but `exceptUserId` (stored once: audience.ts). */
+export type RoleListener = (notification: NotificationWire, role: string, exceptUserId: string | undefined) => void | Promise<void>;
 
 export class NotificationHub {
   private readonly created = new Set<CreatedListener>();
   private readonly unread = new Set<UnreadListener>();
+  private readonly toRole = new Set<RoleListener>();
 
   constructor(private readonly log: (error: unknown) => void = (error) => console.error(error)) {}
 
@@ -19,6 +22,17 @@ export class NotificationHub {
   onCreated(listener: CreatedListener): () => void {
     this.created.add(listener);
     return () => this.created.delete(listener);
+  }
+
+  /** Called after a notification to everyone of a role is stored (committed). Answers the unsubscribe. */
+  onRoleCreated(listener: RoleListener): () => void {
+    this.toRole.add(listener);
+    return () => this.toRole.delete(listener);
+  }
+
+  /** Tells every `onRoleCreated` listener: once, whatever the role's size. */
+  async emitToRole(notification: NotificationWire, role: string, exceptUserId?: string): Promise<void> {
+    await Promise.all([...this.toRole].map((listener) => this.guard(() => listener(notification, role, exceptUserId))));
   }
 
   /** Called when a user's unread count changed without a new notification (read, all read). */

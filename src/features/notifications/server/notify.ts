@@ -10,10 +10,11 @@ import { sql } from 'kysely';
 import type { Registry } from '../../../manifest/index.ts';
 import { MAX_TEXT } from '../../../manifest/rules.ts';
 import { MAX_NOTIFICATION_MESSAGE } from '../../../../resources/notifications.ts';
-import { fromStoredBoolean, type Db, type Row } from '../../../server/records/index.ts';
+import { fromStoredBoolean, newId, VERSION, type Db, type Row } from '../../../server/records/index.ts';
 import { RecordsService } from '../../../server/records/service.ts';
 import type { Actor } from '../../../server/records/audit.ts';
-import type { NotificationWire } from '../contract.ts';
+import { roleAudience, type NotificationWire } from '../contract.ts';
+import { findPerson, unreadCountOf } from './audience.ts';
 
 /** The table the notifications live in (resources/notifications.ts). */
 export const NOTIFICATIONS_TABLE = 'notifications';
@@ -64,15 +65,13 @@ export function toWire(row: Row): NotificationWire {
 /** Unread rows: stored as 0 (a row written before `createdWith` existed may hold null). */
 export const unread = sql<boolean>`(${sql.ref('isRead')} = 0 or ${sql.ref('isRead')} is null)`;
 
-/** How many of `userId`'s notifications are unread (read from the `userId` index). */
+/**
+ * How many of `userId`'s notifications are unread: their own and their role's (audience.ts), read from
+ * the `userId` index. An account that is gone has none.
+ */
 export async function unreadCount(db: Db, userId: string): Promise<number> {
-  const row = await db
-    .selectFrom(NOTIFICATIONS_TABLE)
-    .select((eb) => eb.fn.countAll().as('n'))
-    .where('userId', '=', userId)
-    .where(unread)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  const person = await findPerson(db, userId);
+  return person ? unreadCountOf(db, person) : 0;
 }
 
 /**
@@ -133,4 +132,53 @@ export async function unreadChanged(app: FastifyInstance, db: Db, userId: string
   const count = await unreadCount(db, userId);
   await app.notifications.emitUnreadChanged(userId, count);
   return count;
+}
+
+/** A notification to everyone of a role (audience.ts): what it says, and who caused it (not told). */
+export interface BroadcastInput {
+  toRole: string;
+  title: string;
+  message: string;
+  type: NotificationWire['type'];
+  metadata?: NotificationWire['metadata'];
+  /** The one whose act it tells of. */
+  exceptUserId?: string | null;
+}
+
+/**
+ * Sends a notification to everyone of a role: one row (audited as the actor's), then, once committed, one
+ * emit to the role's room (the hub's `emitToRole`). Its cost is the same for one admin or a thousand.
+ * Answers it as it travels (`userId` the role's audience).
+ */
+export async function broadcast(app: FastifyInstance, input: BroadcastInput, target: NotifyTarget): Promise<NotificationWire> {
+  const r = target.registry.resource(NOTIFICATIONS_TABLE);
+  const { category, ...rest } = input.metadata ?? {};
+  const now = new Date().toISOString();
+  const row: Row = {
+    id: newId(),
+    userId: roleAudience(input.toRole),
+    title: input.title.slice(0, MAX_TEXT),
+    message: input.message.slice(0, MAX_NOTIFICATION_MESSAGE),
+    type: input.type,
+    isRead: 0,
+    category: typeof category === 'string' && category ? category : null,
+    metadata: Object.keys(rest).length ? JSON.stringify(rest) : null,
+    exceptUserId: input.exceptUserId ?? null,
+    toRole: input.toRole,
+    createdAt: now,
+    updatedAt: now,
+    [VERSION]: 1,
+  };
+  // Not the records service's create: `userId` names a role's audience, no account its reference check finds.
+  const service = new RecordsService({ db: target.db, registry: target.registry, actor: target.actor });
+  await service.operation([NOTIFICATIONS_TABLE], async (trx, audit) => {
+    await trx.insertInto(NOTIFICATIONS_TABLE).values(row).execute();
+    await audit({ resource: r, recordId: String(row.id), action: 'create', after: row });
+  });
+  const wire = toWire(row);
+  app.readCache?.invalidate(NOTIFICATIONS_TABLE);
+  // After the answer: the role's room may hold a thousand sockets, each written to; the write's answer
+  // does not wait for them (the hub's listeners guard their own failures).
+  setImmediate(() => void app.notifications.emitToRole(wire, input.toRole, input.exceptUserId ?? undefined));
+  return wire;
 }

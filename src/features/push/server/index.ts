@@ -12,7 +12,7 @@ import { onSessionsEnded, SESSION_COOKIE, sessionIdOf } from '../../../server/au
 import { newId, type Db } from '../../../server/records/index.ts';
 import { checkEndpoint, EndpointRefused, type AllowEndpoint, type Resolve } from './endpoint.ts';
 import { loadVapidKeys, vapidSubject, type VapidKeys } from './vapid.ts';
-import { pushToUser } from './send.ts';
+import { pushToRole, pushToUser } from './send.ts';
 import { isP256Point, sameKeys } from './keys.ts';
 
 /**
@@ -73,6 +73,12 @@ export async function registerPush(app: FastifyInstance, db: Db, options: PushOp
       .finally(() => underWay.delete(sending));
     underWay.add(sending);
   });
+  const stopRole = app.notifications.onRoleCreated((notification, role, exceptUserId) => {
+    const sending = pushToRole(context, notification, role, exceptUserId)
+      .catch((error) => app.log.error(error))
+      .finally(() => underWay.delete(sending));
+    underWay.add(sending);
+  });
   // A session that ends takes the subscriptions saved in it; all of a user's (disabled, replaced, new
   // password) take all of the user's. Not awaited: the sessions may end inside a transaction that holds
   // SQLite's one connection, and the delete must wait for its commit.
@@ -86,6 +92,7 @@ export async function registerPush(app: FastifyInstance, db: Db, options: PushOp
   });
   app.addHook('onClose', async () => {
     stop();
+    stopRole();
     unlisten();
     await settled();
   });

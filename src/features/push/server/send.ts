@@ -41,6 +41,33 @@ export async function pushToUser(context: SendContext, n: NotificationWire): Pro
   await Promise.all(rows.map((row) => sendOne(context, row, payload)));
 }
 
+/** How many of a role's subscriptions are read, and pushed to, at a time. */
+const ROLE_PAGE = 200;
+
+/**
+ * A notification to everyone of `role` but `exceptUserId`, pushed to each of their subscriptions: after
+ * the answer (the hub's listener does not wait for it), a page of subscriptions at a time by id, so a
+ * role of thousands holds neither memory nor sockets for all of them at once.
+ */
+export async function pushToRole(context: SendContext, n: NotificationWire, role: string, exceptUserId?: string): Promise<void> {
+  const payload = JSON.stringify(payloadOf(n));
+  let after = '';
+  for (;;) {
+    let query = context.db
+      .selectFrom(PUSH_SUBSCRIPTIONS)
+      .selectAll(PUSH_SUBSCRIPTIONS)
+      .where(`${PUSH_SUBSCRIPTIONS}.userId`, 'in', context.db.selectFrom('users').select('users.id').where('users.role', '=', role))
+      .where(`${PUSH_SUBSCRIPTIONS}.id`, '>', after)
+      .orderBy(`${PUSH_SUBSCRIPTIONS}.id`)
+      .limit(ROLE_PAGE);
+    if (exceptUserId) query = query.where(`${PUSH_SUBSCRIPTIONS}.userId`, '!=', exceptUserId);
+    const rows = (await query.execute()) as Row[];
+    if (!rows.length) return;
+    await Promise.all(rows.map((row) => sendOne(context, row, payload)));
+    after = String(rows[rows.length - 1].id);
+  }
+}
+
 async function sendOne(context: SendContext, row: Row, payload: string): Promise<void> {
   const endpoint = String(row.endpoint);
   let agent;
