@@ -19,6 +19,10 @@ import { defineResource, dialog, field, operation, read, rules, ROLES, type Owne
 import { NOTIFICATION_TYPES } from '../src/features/notifications/contract.ts';
 import { users } from './people.ts';
 
+/** The notifications' table, and the one of each person's reads of a notification to their role. */
+export const NOTIFICATIONS_TABLE = 'notifications';
+export const NOTIFICATION_READS = 'notificationReads';
+
 /** The longest message a notification may carry (a reject reason is quoted in it). */
 export const MAX_NOTIFICATION_MESSAGE = 2000;
 /** The longest metadata JSON kept. */
@@ -53,7 +57,7 @@ export const createNotificationBody = z.strictObject({
 const reach = Object.fromEntries(ROLES.map((role) => [role, role === 'admin' ? 'all' : 'own'])) as Record<Role, OwnerReach>;
 
 export const notifications = defineResource({
-  name: 'notifications',
+  name: NOTIFICATIONS_TABLE,
   label: 'Notification',
   plural: 'Notifications',
   title: 'title',
@@ -138,7 +142,7 @@ export const notifications = defineResource({
  * the same row. Internal: the enhanced calls read and write it; no route of its own.
  */
 export const notificationReads = defineResource({
-  name: 'notificationReads',
+  name: NOTIFICATION_READS,
   label: 'Notification read',
   plural: 'Notification reads',
   title: 'notificationId',

@@ -14,9 +14,9 @@ import { sql, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool
 import { VERSION, type Db, type Row } from '../../../server/records/index.ts';
 import { audienceRole, roleAudience, type NotificationWire } from '../contract.ts';
 
-export const NOTIFICATIONS_TABLE = 'notifications';
-/** One row per person who read a notification to their role (resources/notifications.ts). */
-export const NOTIFICATION_READS = 'notificationReads';
+import { NOTIFICATION_READS, NOTIFICATIONS_TABLE } from '../../../../resources/notifications.ts';
+
+export { NOTIFICATION_READS, NOTIFICATIONS_TABLE };
 
 /** What deciding whose a notification is reads of a person: their account's id, role and age. */
 export interface Person {

@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Registry } from '../../../manifest/index.ts';
 import { MAX_TEXT } from '../../../manifest/rules.ts';
-import { MAX_NOTIFICATION_MESSAGE } from '../../../../resources/notifications.ts';
+import { MAX_NOTIFICATION_MESSAGE, NOTIFICATIONS_TABLE } from '../../../../resources/notifications.ts';
 import { fromStoredBoolean, newId, VERSION, type Db, type Row } from '../../../server/records/index.ts';
 import { RecordsService } from '../../../server/records/service.ts';
 import type { Actor } from '../../../server/records/audit.ts';
@@ -17,7 +17,7 @@ import { roleAudience, type NotificationWire } from '../contract.ts';
 import { findPerson, unreadCountOf } from './audience.ts';
 
 /** The table the notifications live in (resources/notifications.ts). */
-export const NOTIFICATIONS_TABLE = 'notifications';
+export { NOTIFICATIONS_TABLE };
 
 /** What a notification says and to whom. */
 export interface NotifyInput {
