@@ -17,7 +17,7 @@ export { implicitDetailsType, updateGaps, withImplicitDetails } from './offers.t
 export { fixedIn, makesRecord } from './fixed.ts';
 export { DEFAULT_MAX_ITEMS, isItems, isRelatedItems, itemsFieldsOf, itemsTableOf, ownItemsFieldsOf, storedFieldsOf } from './items.ts';
 export { accessOf, allows, authorize, dialogAccess, mayCall, reachOf, type Action, type Decision, type Principal, type Reach } from './authorize.ts';
-export { jobOptions, type AtJobDef, type EveryJobDef, type JobContext, type JobDef, type JobLog, type JobRecords } from './jobs.ts';
+export { jobOptions, type AtJobDef, type EveryJobDef, type JobContext, type JobDef, type JobLog, type JobNotice, type JobRecords } from './jobs.ts';
 export * from './hooks.ts';
 export * from './handlers.ts';
 export * from './states.ts';

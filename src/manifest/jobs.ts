@@ -37,6 +37,22 @@ export interface JobContext {
   attempt: number;
   /** The server's log. */
   log: JobLog;
+  /**
+   * Tells everyone of a role (every admin): one notification stored for the role, read state kept per
+   * person, sent to the role's sockets once stored (src/features/notifications/server/audience.ts), so a
+   * run costs the same for one admin or a thousand. Call it after the run's transaction. Absent where no
+   * server runs the job (a test's bare runner).
+   */
+  tell?: (toRole: string, notice: JobNotice) => Promise<void>;
+}
+
+/** What `JobContext.tell` sends: a notification's words and where it points. */
+export interface JobNotice {
+  title: string;
+  message: string;
+  type: 'info' | 'success' | 'warning' | 'error';
+  /** `category` sorts it on the Notifications screen; `resource` and `recordId` make it open that record. */
+  metadata?: { category?: string; resource?: string; recordId?: string };
 }
 
 /** The records service's writes, as a job is given them (see `JobContext.records`). */

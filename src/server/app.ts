@@ -18,6 +18,7 @@ import { startJobRunner } from './records/jobs/index.ts';
 import { ReadCache } from './db/read-cache.ts';
 import { TableStatistics } from './db/table-statistics.ts';
 import { NotificationHub } from '../features/notifications/server/hub.ts';
+import { broadcast } from '../features/notifications/server/notify.ts';
 // Web Push: `registerPush` starts its sender per app.
 import { registerPush, type PushOptions } from '../features/push/server/index.ts';
 import { registerManifestRoutes } from './routes/index.ts';
@@ -136,7 +137,13 @@ export async function buildApp({ database, registry, clientDir, logger = false, 
   registerFrontRoutes(app, database.db, registry);
   registerDocs(app, registry);
   // Declared jobs: scheduled by the writes, run by this node until it closes.
-  const jobs = await startJobRunner(database, registry, { log: { info: (m) => app.log.info(m), error: (e) => app.log.error(e) }, changed: () => cache.invalidate(JOB_RUNS), invalidate: (table) => cache.invalidate(table) });
+  const jobs = await startJobRunner(database, registry, {
+    log: { info: (m) => app.log.info(m), error: (e) => app.log.error(e) },
+    changed: () => cache.invalidate(JOB_RUNS),
+    invalidate: (table) => cache.invalidate(table),
+    // A job telling a role (an auction won with its stock short): one notification for the role, as the system's.
+    tell: async (toRole, notice) => void (await broadcast(app, { toRole, ...notice }, { db: database.db, registry })),
+  });
   app.addHook('onClose', () => jobs.stop());
 
   if (clientDir && existsSync(clientDir)) {

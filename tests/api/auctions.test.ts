@@ -4,6 +4,7 @@
  * products only, the bid step, the race of 50 bids on one auction, anti-sniping's extension and its cap
  * (refused bids never extend), the close job running once and recording the winner, the outbid bidder told.
  */
+import { roleAudience } from '../../src/features/notifications/contract.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_LOG, JOB_RUNS } from '../../resources/system.ts';
@@ -302,5 +303,10 @@ describe.each(engines)('auctions API (%s)', (engine) => {
     expect(await server.db.selectFrom('orders').select('id').where('user', '=', buyers[3].id).execute()).toEqual([]);
     const told = await server.db.selectFrom('notifications').select('title').where('userId', '=', seller.id).where('title', '=', 'Auction won, no order made').execute();
     expect(told.length).toBeGreaterThan(0);
+    // The admins: one notification for the role, however many admins there are (never one row each).
+    const admins = await server.db.selectFrom('notifications').select(['userId', 'metadata']).where('title', '=', 'Auction won, no order made').where('userId', '!=', seller.id).execute();
+    expect(admins).toHaveLength(1);
+    expect(admins[0].userId).toBe(roleAudience('admin'));
+    expect(JSON.parse(String(admins[0].metadata))).toMatchObject({ resource: 'auctions', recordId: tooMany.id });
   }, 60_000);
 });

@@ -80,7 +80,7 @@ async function winnerOrder(rs: JobTransaction, auction: Record<string, unknown>,
   return { order };
 }
 
-export async function closeAuction({ record, records, db, now, log }: JobContext): Promise<void> {
+export async function closeAuction({ record, records, db, now, log, tell }: JobContext): Promise<void> {
   if (!record || record.status !== 'OPEN') return;
   const end = timeOf(record.enddate);
   if (end === undefined || end > now.getTime()) return;
@@ -107,16 +107,13 @@ export async function closeAuction({ record, records, db, now, log }: JobContext
     metadata: order ? about(ORDERS, String(order.id)) : about(AUCTIONS, String(record.id)),
   });
   if (sale && 'refused' in sale && product?.sellerId) {
-    const admins = await db.selectFrom('users').select('id').where('role', '=', 'admin').execute();
-    for (const userId of [String(product.sellerId), ...admins.map((a) => String(a.id))])
-      await records.create('notifications', {
-        userId,
-        title: 'Auction won, no order made',
-        message: `${name} was won at ${centsToNumber(cents)}, but ${sale.refused}. Contact the winner.`,
-        type: 'warning',
-        isRead: false,
-        category: 'auctions',
-        metadata: about(AUCTIONS, String(record.id)),
-      });
+    const warning = {
+      title: 'Auction won, no order made',
+      message: `${name} was won at ${centsToNumber(cents)}, but ${sale.refused}. Contact the winner.`,
+      type: 'warning' as const,
+    };
+    await records.create('notifications', { ...warning, userId: String(product.sellerId), isRead: false, category: 'auctions', metadata: about(AUCTIONS, String(record.id)) });
+    // Every admin: one notification for the role, whatever their number (a bare runner has no one to tell).
+    await tell?.('admin', { ...warning, metadata: { category: 'auctions', resource: AUCTIONS, recordId: String(record.id) } });
   }
 }

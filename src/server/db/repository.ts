@@ -7,7 +7,7 @@ import { sql, type AliasedRawBuilder, type CompiledQuery, type RawBuilder, type 
 import type { Embed, Registry, ResourceDef } from '../../manifest/index.ts';
 import type { ListQuery } from './list-query.ts';
 import type { ReadCache } from './read-cache.ts';
-import { columnName, sortKeyOf } from './tables.ts';
+import { columnName, sortKeyOf, unservedFilters } from './tables.ts';
 import { pageSearchBy, searchCondition, searchFieldsOf, searchOnlyCount } from './search.ts';
 import { countRows, isSqlite, tableRowsOf, type Total } from './count.ts';
 import { isBlobRefusal, joinedPage, JSON_COLUMN, recordByRowidOf, recordJsonOf, WALKED, WALKED_KEY, type JoinedRow } from './json-records.ts';
@@ -58,12 +58,17 @@ export function listQueries(
 ) {
   let base = narrow ? narrow(db.selectFrom(r.name)) : db.selectFrom(r.name);
   const equals = { ...query.equals, ...scope };
+  // SQLite, walking the sort's index (`searchBy` 'scan'): a filter no index reads in the sort's order is
+  // tested on each walked row (`+column`: SQLite then does not seek it in its own index and sort after).
+  const walkPast = searchBy === 'scan' && isSqlite(db) ? new Set(unservedFilters(r, query.sort.field, query.equals ?? {})) : undefined;
   for (const [key, value] of Object.entries(equals))
     base = Array.isArray(value)
       ? value.length
         ? base.where(key, 'in', value)
         : base.where(sql<boolean>`1 = 0`)
-      : base.where(key, '=', value);
+      : walkPast?.has(key)
+        ? base.where(sql<boolean>`+${sql.ref(`${r.name}.${key}`)} = ${value}`)
+        : base.where(key, '=', value);
   // Date ranges compare ISO instants as text: the timestamps are stored so, and `rangeEnd` made the ends so.
   for (const [key, { gte, lte }] of Object.entries(query.ranges ?? {})) {
     if (gte !== undefined) base = base.where(key, '>=', gte);
@@ -275,6 +280,17 @@ async function readPage(db: Db, r: ResourceDef, query: ListQuery, scope: Scope |
     // A keyset page's walk starts at the row it follows (found in the index): only its own rows are walked.
     const by = pageSearchBy(n.total, tableRows, query.after ? query.end - query.start + 1 : query.end + 1);
     const rows: Row[] = await readRows<Row>(db, read.page(by));
+    return { rows, ...n };
+  }
+  // SQLite, a filter beside a sort no index of it holds (tables.ts `indexesOf`: a status under the
+  // price's order): its rows are sought and sorted, or the sort's index walked and each row tested,
+  // whichever the count says is sooner, as for a search. (PostgreSQL chooses so itself, from its
+  // statistics of the column's common values.)
+  if (isSqlite(db) && !query.after && unservedFilters(r, query.sort.field, query.equals ?? {}).length) {
+    const n = await read.total();
+    if (n.total <= query.start && !n.estimated) return { rows: [] as Row[], ...n };
+    const tableRows = kept ? await kept.cache.total(`rows of ${r.name}`, [r.name], () => tableRowsOf(db, r.name)) : await tableRowsOf(db, r.name);
+    const rows: Row[] = await readRows<Row>(db, read.page(pageSearchBy(n.total, tableRows, query.end + 1)));
     return { rows, ...n };
   }
   // The page by a worker where there is one (sqlite/read-pool.ts), the total (often kept) meanwhile.

@@ -96,13 +96,39 @@ export function columnsOf(r: ResourceDef): ColumnDef[] {
 }
 
 /**
- * Indexes from what the list screen offers (`listOptions`): every sort gets `(field, id)`, every filter
- * `(filter, id)` and `(filter, sort, id)` for each sort (the timestamps are sorts, so a date range,
- * alone or beside an exact filter, is read from `(createdAt, id)` or `(filter, createdAt, id)`) (a unique field needs no `id`: its own unique
- * index orders the rows), so a page is read in order straight from an
- * index (the `id` is the page's tie-break) and a filtered count from the index alone. Unique fields
- * get a unique index. On PostgreSQL (`engine`), a sort index of a searched field also holds its lowered
- * text (`IndexDef.lowered`).
+ * The columns a role's reach always filters its lists by (`access.owner`): the owner field where a role
+ * reaches its own rows or its team's (`'own'`, `{ team }`), and a party's field (`{ party }`). Such a
+ * list is filtered so on every request, under every sort the screen offers.
+ */
+export function reachColumnsOf(r: ResourceDef): string[] {
+  const owner = r.access.owner;
+  if (!owner) return [];
+  const out = new Set<string>();
+  for (const reach of Object.values(owner.roles)) {
+    if (!owner.via && (reach === 'own' || (typeof reach === 'object' && 'team' in reach))) out.add(owner.field);
+    if (typeof reach === 'object' && 'party' in reach) out.add(reach.party);
+  }
+  return [...out];
+}
+
+/**
+ * Indexes from the query shapes the lists really run (issue 54), not from every pairing the screen
+ * could make. Every write pays for every index, so each one here answers a shape that is run:
+ * - every sort, `(sort, id)`: a page read in order straight from an index (the `id` is the page's
+ *   tie-break), and the walk a filter beside another sort reads (below);
+ * - every filter, `(filter, defaultSort, id)`: the list as it first opens, filtered (a waiting count's
+ *   link, a parent's children, the Filters drawer), its page and its count read from the index alone;
+ * - every reach column (`reachColumnsOf`: a seller's products, a dealer's orders) beside every sort,
+ *   `(column, sort, id)`: those lists are filtered so on every request, under whatever sort is chosen.
+ * A filter beside another sort is not given an index of its own: a common value (a status) is found by
+ * walking the sort's index, its matches dense enough that a page comes within a few hundred rows; a rare
+ * value (a parent's id) is sought in the filter's index and only its few rows are sorted
+ * (tests/api/query-plans.test.ts holds both engines to that). Unique fields get a unique index (a unique
+ * field's own index also gives its order: no `id` needed). On PostgreSQL (`engine`), a sort index of a
+ * searched field also holds its lowered text (`IndexDef.lowered`).
+ *
+ * Before (every filter × every sort): products 55 indexes, auctions 52, users 46, 878 over the
+ * resources; the figures after, and each index's cost on a create, are in docs/performance.md.
  */
 export function indexesOf(r: ResourceDef, engine?: Engine): IndexDef[] {
   const out: IndexDef[] = [];
@@ -112,14 +138,19 @@ export function indexesOf(r: ResourceDef, engine?: Engine): IndexDef[] {
   const { sorts, filters, search } = listOptions(r);
   // PostgreSQL: a searched field's sort indexes hold its lowered text too (`IndexDef.lowered`), named apart.
   const lowered = new Set(engine === 'postgres' ? search : []);
-  const add = (columns: string[], unique = false, byValue: string[] = [], lower: string[] = []) =>
+  const names = new Set<string>();
+  const add = (columns: string[], unique = false, byValue: string[] = [], lower: string[] = []) => {
+    const name = `${r.name}_${[...columns.map((c) => (byValue.includes(c) ? `${c}AsNumber` : c)), ...lower.map((c) => `${c}Lower`)].join('_')}_${unique ? 'unique' : 'idx'}`;
+    if (names.has(name)) return;
+    names.add(name);
     out.push({
-      name: `${r.name}_${[...columns.map((c) => (byValue.includes(c) ? `${c}AsNumber` : c)), ...lower.map((c) => `${c}Lower`)].join('_')}_${unique ? 'unique' : 'idx'}`,
+      name,
       columns,
       unique,
       ...(byValue.length ? { numeric: byValue } : {}),
       ...(lower.length ? { lowered: lower } : {}),
     });
+  };
   const sortIndex = (columns: string[], sort: string) => add(columns, false, numeric.has(sort) ? [sort] : [], lowered.has(sort) ? [sort] : []);
   for (const f of r.fields) {
     if (!f.unique) continue;
@@ -136,11 +167,45 @@ export function indexesOf(r: ResourceDef, engine?: Engine): IndexDef[] {
   const unique = new Set(r.fields.filter((f) => f.unique).map((f) => f.name));
   // A unique field's own index already gives its order.
   for (const sort of ordered) if (!unique.has(sort)) sortIndex([sort, 'id'], sort);
+  // The list's first sort (`ResourceDef.sort`), where the list sorts by it.
+  const first = ordered.includes(r.sort.field) ? r.sort.field : undefined;
+  const reach = new Set(reachColumnsOf(r));
   for (const filter of filters) {
-    add([filter, 'id']);
-    for (const sort of ordered) if (sort !== filter) sortIndex([filter, sort, 'id'], sort);
+    if (reach.has(filter)) continue;
+    if (first && first !== filter) sortIndex([filter, first, 'id'], first);
+    else add([filter, 'id']);
+  }
+  for (const column of reach) {
+    // A unique reach column (one agent profile per account) reaches one row: nothing to order.
+    if (unique.has(column)) continue;
+    add([column, 'id']);
+    for (const sort of ordered) if (sort !== column) sortIndex([column, sort, 'id'], sort);
   }
   return out;
+}
+
+/** Per resource, per sort field: the fields whose index is ordered by that sort (`(field, sort, id)`). */
+const servedBySort = new WeakMap<ResourceDef, Map<string, Set<string>>>();
+
+/**
+ * The exact filters of a list (`equals`) that no index reads in the sort's order: sought in their own
+ * index, their rows must then be sorted; walked in the sort's index, each row is tested. Which is sooner
+ * depends on how many rows match (`pageSearchBy`), so the list chooses from its count (repository.ts).
+ */
+export function unservedFilters(r: ResourceDef, sort: string, equals: Record<string, unknown>): string[] {
+  let bySort = servedBySort.get(r);
+  if (!bySort) {
+    bySort = new Map();
+    for (const index of indexesOf(r)) {
+      if (index.columns.length < 2) continue;
+      const [first, second] = index.columns;
+      if (!bySort.has(second)) bySort.set(second, new Set());
+      bySort.get(second)!.add(first);
+    }
+    servedBySort.set(r, bySort);
+  }
+  const served = bySort.get(sort);
+  return Object.keys(equals).filter((key) => key !== sort && !served?.has(key));
 }
 
 /** A child table of an `items` field: its columns and its one index, `(parentId, position)`. */

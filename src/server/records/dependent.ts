@@ -5,6 +5,7 @@
  */
 import { chooseFirstMessage, mismatchMessage, parentOf, referenceKey, type Registry, type ResourceDef } from '../../manifest/index.ts';
 import { findBy, type Db, type Row } from '../db/repository.ts';
+import { parentKey, parentOfField, type Parents } from './parents.ts';
 
 /**
  * Adds, under each dependent field, why the record as it will be does not hold together: the field set
@@ -19,6 +20,8 @@ export async function checkDependents(
   input: Row,
   current: Row | undefined,
   errors: Record<string, string[]>,
+  /** The parents already read (parents.ts `readParents`); any other is looked up here. */
+  parents?: Parents,
 ): Promise<void> {
   for (const f of r.fields) {
     const parent = parentOf(f, r.fields);
@@ -33,7 +36,9 @@ export async function checkDependents(
       (errors[f.name] ??= []).push(chooseFirstMessage(f, parent));
       continue;
     }
-    const row = await findBy(trx, registry.resource(f.reference!), f.referenceBy ?? 'id', key);
+    const { resource, by } = parentOfField(f, key);
+    const known = parents?.get(parentKey(resource, by, key));
+    const row = known === undefined ? await findBy(trx, registry.resource(resource), by, key) : (known ?? undefined);
     if (row && referenceKey(row[f.dependsOn!.via]) !== above) (errors[f.name] ??= []).push(mismatchMessage(f, parent));
   }
 }

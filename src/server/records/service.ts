@@ -47,6 +47,12 @@ function asHttp(error: unknown): unknown {
   return error instanceof HookRefusal ? new HttpError(error.status, error.message, error.errors) : error;
 }
 
+/**
+ * More of a write, in its transaction, after the record and its `afterChange`: what the call declares
+ * beside the record (its notifications: declared.ts), so it commits with the write or not at all.
+ */
+export type WithinWrite = (trx: Db, record: Row) => Promise<void>;
+
 export class RecordsService {
   readonly db: Db;
   readonly registry: Registry;
@@ -170,9 +176,10 @@ export class RecordsService {
    * Creates a record from validated input: the owner filled in or checked for the writer's role, then
    * `beforeChange`, the insert and its steps, then `afterChange`, all in one transaction.
    */
-  async create(resource: ResourceDef | string, input: Row): Promise<Row> {
+  async create(resource: ResourceDef | string, input: Row, options: { within?: WithinWrite } = {}): Promise<Row> {
     const r = this.resource(resource);
     const hooks = this.hooksOf(r);
+    const within = options.within;
     this.wrote(r.name);
     try {
       return await createRecord(this.db, this.registry, r, input, this.context(), {
@@ -185,7 +192,10 @@ export class RecordsService {
           await checkSingle(trx, r, changed, true);
           return changed;
         },
-        after: hooks.afterChange && ((trx, record) => Promise.resolve(hooks.afterChange!({ ...this.hookContext(r, trx), operation: 'create', record }))),
+        after: (hooks.afterChange || within) && (async (trx, record) => {
+          if (hooks.afterChange) await hooks.afterChange({ ...this.hookContext(r, trx), operation: 'create', record });
+          if (within) await within(trx, record);
+        }),
       });
     } catch (error) {
       throw asHttp(error);
@@ -206,10 +216,11 @@ export class RecordsService {
     resource: ResourceDef | string,
     id: string,
     input: Row | (() => Row),
-    options: { ifMatch?: number; reach?: Reach; transition?: string; action?: string } = {},
+    options: { ifMatch?: number; reach?: Reach; transition?: string; action?: string; within?: WithinWrite } = {},
   ): Promise<Row> {
     const r = this.resource(resource);
     const hooks = this.hooksOf(r);
+    const within = options.within;
     this.wrote(r.name);
     try {
       return await this.inTransaction(async (trx) => {
@@ -228,7 +239,10 @@ export class RecordsService {
             await checkSingle(inner, r, { ...previous, ...changed, id });
             return changed;
           },
-          after: hooks.afterChange && ((inner, record, previous) => Promise.resolve(hooks.afterChange!({ ...this.hookContext(r, inner), operation: 'update', record, previous }))),
+          after: (hooks.afterChange || within) && (async (inner, record, previous) => {
+            if (hooks.afterChange) await hooks.afterChange({ ...this.hookContext(r, inner), operation: 'update', record, previous });
+            if (within) await within(inner, record);
+          }),
         });
       });
     } catch (error) {

@@ -2,7 +2,7 @@
  * Writing a resource's records: every write runs in one transaction that also checks what the
  * manifest implies (parents exist, slugs are unique, no children left behind on delete).
  */
-import { labelOf, storedFieldsOf, type FieldDef, type Registry, type ResourceDef } from '../../manifest/index.ts';
+import { labelOf, parentOf, referenceKey, storedFieldsOf, type FieldDef, type Registry, type ResourceDef } from '../../manifest/index.ts';
 import { firstFreeId } from '../../domain/names.ts';
 import { sql } from 'kysely';
 import { RECYCLE_BIN } from '../../../resources/system.ts';
@@ -22,6 +22,7 @@ import { dropRecordJobs, scheduleRecordJobs } from './jobs/schedule.ts';
 import { deleteItems, hasItems, withItemsOf } from '../db/line-items.ts';
 import { writeItems } from './line-items.ts';
 import { checkDependents } from './dependent.ts';
+import { parentKey, parentOfField, readParents, type ParentWanted } from './parents.ts';
 
 /**
  * A slug not yet taken: the spec's base-36 stamp, moved on while another record holds it.
@@ -119,6 +120,25 @@ export class StaleVersion extends HttpError {
  * Turns validated input into column values: hashes secrets, fills slugs and empty host-root links,
  * stores booleans as 0/1, checks parents (by the field a reference holds).
  */
+/**
+ * The parents a write's checks will look up: each reference the input sets (does it exist?), and each
+ * dependent reference as the record will hold it (is it under its parent? `checkDependents`).
+ */
+function parentsWanted(r: ResourceDef, input: Row, current: Row | undefined): ParentWanted[] {
+  const wanted: ParentWanted[] = [];
+  for (const f of storedFieldsOf(r)) {
+    if (f.kind !== 'reference' || f.computed || !(f.name in input) || !input[f.name]) continue;
+    wanted.push({ ...parentOfField(f, input[f.name]), columns: [] });
+  }
+  for (const f of r.fields) {
+    const parent = parentOf(f, r.fields);
+    if (!parent || (current && !(f.name in input) && !(parent.name in input))) continue;
+    const key = referenceKey(f.name in input ? input[f.name] : current?.[f.name]);
+    if (key !== undefined) wanted.push({ ...parentOfField(f, key), columns: [f.dependsOn!.via] });
+  }
+  return wanted;
+}
+
 async function toColumns(
   trx: Db,
   registry: Registry,
@@ -131,6 +151,8 @@ async function toColumns(
   const values: Row = {};
   const errors: Record<string, string[]> = {};
   const generated = new Set<string>();
+  // Every parent the checks below look up, read in one statement (parents.ts).
+  const parents = await readParents(trx, registry, parentsWanted(r, input, current));
   // `items` fields have no column: `writeItems` (line-items.ts) writes them after the row.
   for (const f of storedFieldsOf(r)) {
     let given = input[f.name];
@@ -164,13 +186,15 @@ async function toColumns(
       continue;
     }
     if (f.kind === 'reference' && given) {
-      const parent = await findBy(trx, registry.resource(f.reference!), f.referenceBy ?? 'id', given);
+      const { resource, by, key } = parentOfField(f, given);
+      const known = parents.get(parentKey(resource, by, key));
+      const parent = known === undefined ? await findBy(trx, registry.resource(resource), by, key) : known;
       if (!parent) (errors[f.name] ??= []).push(`${labelOf(f)} does not exist.`);
     }
     values[f.name] = f.kind === 'boolean' ? toStoredBoolean(given) : (given ?? null);
   }
   // A reference declared to depend on another must point under it (`dependsOn`).
-  await checkDependents(trx, registry, r, input, current, errors);
+  await checkDependents(trx, registry, r, input, current, errors, parents);
   if (Object.keys(errors).length) throw badRequest(VALIDATION_FAILED, errors);
   for (const f of r.fields)
     // A generated slug was checked free by `freshSlug`; one taken since is the index's to catch

@@ -20,7 +20,7 @@ import { StaleVersion } from '../records/writes.ts';
 import { etagOf, ifMatchOf } from './versions.ts';
 import { callHandler, validBody, type Handlers } from './handlers.ts';
 import { recordsOf } from './records-of.ts';
-import { notificationsOf, notifyDeclared } from '../../features/notifications/server/declared.ts';
+import { declaredNotices, deliverAfterCommit, notificationsOf, notifyDeclared, type DeclaredNotices } from '../../features/notifications/server/declared.ts';
 
 /** Answers a handler's result unless the handler sent the reply itself; nothing to answer is a 204. */
 export function answer(reply: FastifyReply, result: unknown) {
@@ -48,16 +48,20 @@ export function registerDialog(
   const id = (request: FastifyRequest) => (request.params as { id: string }).id;
   const invalidate = (table: string) => cache.invalidate(table);
 
-  let handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+  // The manifest's `notify`: a create's or update's notifications are stored in its own transaction
+  // (`within`) and told once it committed; any other call's after it committed, in a transaction of their own.
+  const declared = 'notify' in d && d.notify ? notificationsOf(d) : [];
+  const inWrite = d.kind === 'create' || d.kind === 'update';
+  let handler: (request: FastifyRequest, reply: FastifyReply, notices?: DeclaredNotices) => Promise<unknown>;
   switch (d.kind) {
     case 'create':
-      handler = async (request) => recordsOf(request, db, registry).create(r, storedBody(request));
+      handler = async (request, _reply, notices) => recordsOf(request, db, registry).create(r, storedBody(request), { within: notices?.store });
       break;
     case 'update':
       // An owned record's body is judged once the record is found: out of reach is a 404, not a 400
       // telling it exists. Where every row is reachable, the body is judged first, as it always was.
-      handler = async (request) =>
-        recordsOf(request, db, registry).update(r, id(request), r.access.owner ? () => storedBody(request) : storedBody(request), { ifMatch: ifMatchOf(request) });
+      handler = async (request, _reply, notices) =>
+        recordsOf(request, db, registry).update(r, id(request), r.access.owner ? () => storedBody(request) : storedBody(request), { ifMatch: ifMatchOf(request), within: notices?.store });
       break;
     case 'remove':
       handler = async (request) => recordsOf(request, db, registry).remove(r, id(request), { recycle: d.recycle });
@@ -83,8 +87,9 @@ export function registerDialog(
     preHandler,
     handler: async (request, reply) => {
       let result: unknown;
+      const notices = inWrite ? declaredNotices(request, db, registry, r, declared) : undefined;
       try {
-        result = await handler(request, reply);
+        result = await handler(request, reply, notices);
       } catch (error) {
         // A stale update answers the record as it is now, so the dialog can show both sides.
         if (error instanceof StaleVersion)
@@ -94,8 +99,8 @@ export function registerDialog(
         // Also after a failure: an action handler may have written before it failed.
         invalidate(r.name);
       }
-      // The manifest's `notify`: after the write committed, about the record it answers.
-      if ('notify' in d && d.notify) await notifyDeclared(request, db, registry, r, notificationsOf(d), result);
+      if (notices) await deliverAfterCommit(request, notices);
+      else if (declared.length) await notifyDeclared(request, db, registry, r, declared, result);
       if (d.kind === 'create' && !reply.sent) reply.code(201);
       const version = (result as { version?: unknown } | undefined)?.version;
       if ((d.kind === 'create' || d.kind === 'update') && version !== undefined && !reply.sent) reply.header('ETag', etagOf(version));

@@ -15,7 +15,7 @@ import { StaleVersion } from '../records/writes.ts';
 import { etagOf, ifMatchOf } from './versions.ts';
 import { validBody } from './handlers.ts';
 import { recordsOf } from './records-of.ts';
-import { notificationsOf, notifyDeclared } from '../../features/notifications/server/declared.ts';
+import { declaredNotices, deliverAfterCommit, notificationsOf } from '../../features/notifications/server/declared.ts';
 
 export function registerTransitions(app: FastifyInstance, db: Db, registry: Registry, r: ResourceDef, cache: ReadCache) {
   for (const ft of transitionsOf(r)) {
@@ -29,11 +29,14 @@ export function registerTransitions(app: FastifyInstance, db: Db, registry: Regi
       handler: async (request, reply) => {
         const { id } = request.params as { id: string };
         let result: Record<string, unknown>;
+        // Its notifications are stored in the update's own transaction, told once it committed.
+        const notices = t.notify ? declaredNotices(request, db, registry, r, notificationsOf(t)) : undefined;
         try {
           // The body is judged once the record is found: out of reach is a 404, not a 400 telling it exists.
           result = await recordsOf(request, db, registry).update(r, id, () => ({ ...validBody(schema, request.body), ...t.set, [field.name]: t.to }), {
             ifMatch: ifMatchOf(request),
             transition: t.name,
+            within: notices?.store,
           });
         } catch (error) {
           if (error instanceof StaleVersion)
@@ -42,7 +45,7 @@ export function registerTransitions(app: FastifyInstance, db: Db, registry: Regi
         } finally {
           cache.invalidate(r.name);
         }
-        if (t.notify) await notifyDeclared(request, db, registry, r, notificationsOf(t), result);
+        if (notices) await deliverAfterCommit(request, notices);
         if (result.version !== undefined) reply.header('ETag', etagOf(result.version));
         return result;
       },

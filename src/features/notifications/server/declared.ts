@@ -10,7 +10,8 @@ import { actorOf } from '../../../server/records/audit.ts';
 import { ACCOUNTS } from '../../../server/records/ownership.ts';
 import { referenceLabels, type ReferenceLabels } from '../../../server/records/index.ts';
 import { formatMoney } from '../../../domain/money.ts';
-import { broadcast, notify, type NotifyInput } from './notify.ts';
+import { deliver, deliverToRole, storeBroadcast, storeNotifications, type BroadcastInput, type NotifyInput } from './notify.ts';
+import type { NotificationWire } from '../contract.ts';
 
 /** The declared notifications of a dialog or an operation, as a list. */
 export function notificationsOf(declared: { notify?: NotifyDef | readonly NotifyDef[] }): readonly NotifyDef[] {
@@ -69,10 +70,78 @@ async function recipients(db: Db, r: ResourceDef, n: NotifyDef, record: Row): Pr
   return account ? [value] : [];
 }
 
+/** What a write's declared notifications do: stored in a transaction, then told once it committed. */
+export interface DeclaredNotices {
+  /**
+   * Stores the notifications about `record` in `trx`: the write's own transaction (create and update
+   * dialogs, transitions), so they commit with the write, and a write costs one commit, not two.
+   */
+  store(trx: Db, record: Row): Promise<void>;
+  /** Tells the people and roles stored for, once the transaction committed. */
+  deliver(): Promise<void>;
+}
+
 /**
- * Sends what `declared` says after a call on `r` succeeded, about its answer `result`. The caller is
- * never notified of its own act. A failure here is logged, never answered: the call's write has
- * committed, and its answer must say so.
+ * The declared notifications of a call on `r` (`declared`), made as the call's record is written: who is
+ * told, whether the record matches `when`, the texts filled from the record. The caller is never told of
+ * its own act. Undefined where nothing is declared.
+ */
+export function declaredNotices(request: FastifyRequest, db: Db, registry: Registry, r: ResourceDef, declared: readonly NotifyDef[]): DeclaredNotices | undefined {
+  if (!declared.length) return undefined;
+  const actor = actorOf(request);
+  const app = request.server;
+  let stored: NotificationWire[] = [];
+  const toRoles: { wire: NotificationWire; input: BroadcastInput }[] = [];
+  return {
+    async store(trx, record) {
+      // A write tried again (a slug taken meanwhile) stores them again: only the last try's are told.
+      toRoles.length = 0;
+      stored = [];
+      const sent = declared.filter((n) => matches(n.when, record));
+      if (!sent.length) return;
+      const target = { db: trx, registry, actor };
+      const labels = await namedReferenceLabels(trx, registry, r, record, sent.flatMap((n) => [n.title, n.message]));
+      const metadataOf = (n: NotifyDef) => ({ category: n.category, resource: r.name, ...(isSet(record.id) ? { recordId: String(record.id) } : {}) });
+      // Every admin: one notification to the role, whatever their number (audience.ts).
+      for (const n of sent.filter((x) => x.to === 'admins')) {
+        const input: BroadcastInput = {
+          toRole: 'admin',
+          title: fill(n.title, record, r, labels),
+          message: fill(n.message, record, r, labels),
+          type: n.type,
+          metadata: metadataOf(n),
+          exceptUserId: actor.id ?? null,
+        };
+        toRoles.push({ wire: await storeBroadcast(input, target), input });
+      }
+      const inputs: NotifyInput[] = [];
+      for (const n of sent)
+        for (const userId of await recipients(trx, r, n, record)) {
+          if (userId === actor.id) continue;
+          inputs.push({ userId, title: fill(n.title, record, r, labels), message: fill(n.message, record, r, labels), type: n.type, metadata: metadataOf(n) });
+        }
+      if (inputs.length) stored = await storeNotifications(target, inputs);
+    },
+    async deliver() {
+      for (const { wire, input } of toRoles) deliverToRole(app, wire, input);
+      await deliver(app, db, stored);
+    },
+  };
+}
+
+/** Tells what a committed write stored (`DeclaredNotices.deliver`); a failure is logged, never answered: the write has committed. */
+export async function deliverAfterCommit(request: FastifyRequest, notices: DeclaredNotices): Promise<void> {
+  try {
+    await notices.deliver();
+  } catch (error) {
+    request.log.error(error);
+  }
+}
+
+/**
+ * Sends what `declared` says after a call on `r` succeeded and committed, about its answer `result`, in a
+ * transaction of its own: for calls whose write is not one record's (an operation, an action's handler).
+ * A failure here is logged, never answered: the call's write has committed, and its answer must say so.
  */
 export async function notifyDeclared(
   request: FastifyRequest,
@@ -82,41 +151,12 @@ export async function notifyDeclared(
   declared: readonly NotifyDef[],
   result: unknown,
 ): Promise<void> {
-  if (!declared.length) return;
+  const record = recordOf(result);
+  const notices = record && declaredNotices(request, db, registry, r, declared);
+  if (!notices) return;
   try {
-    const record = recordOf(result);
-    if (!record) return;
-    const actor = actorOf(request);
-    const inputs: NotifyInput[] = [];
-    const sent = declared.filter((n) => matches(n.when, record));
-    const labels = await namedReferenceLabels(db, registry, r, record, sent.flatMap((n) => [n.title, n.message]));
-    // Every admin: one notification to the role, whatever their number (audience.ts).
-    for (const n of sent.filter((x) => x.to === 'admins'))
-      await broadcast(
-        request.server,
-        {
-          toRole: 'admin',
-          title: fill(n.title, record, r, labels),
-          message: fill(n.message, record, r, labels),
-          type: n.type,
-          metadata: { category: n.category, resource: r.name, ...(isSet(record.id) ? { recordId: String(record.id) } : {}) },
-          exceptUserId: actor.id ?? null,
-        },
-        { db, registry, actor },
-      );
-    for (const n of sent) {
-      for (const userId of await recipients(db, r, n, record)) {
-        if (userId === actor.id) continue;
-        inputs.push({
-          userId,
-          title: fill(n.title, record, r, labels),
-          message: fill(n.message, record, r, labels),
-          type: n.type,
-          metadata: { category: n.category, resource: r.name, ...(isSet(record.id) ? { recordId: String(record.id) } : {}) },
-        });
-      }
-    }
-    if (inputs.length) await notify(request.server, inputs, { db, registry, actor });
+    await db.transaction().execute((trx) => notices.store(trx, record));
+    await notices.deliver();
   } catch (error) {
     request.log.error(error);
   }

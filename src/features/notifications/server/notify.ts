@@ -146,11 +146,11 @@ export interface BroadcastInput {
 }
 
 /**
- * Sends a notification to everyone of a role: one row (audited as the actor's), then, once committed, one
- * emit to the role's room (the hub's `emitToRole`). Its cost is the same for one admin or a thousand.
- * Answers it as it travels (`userId` the role's audience).
+ * Stores a notification to everyone of a role: one row, audited as the actor's, in `target.db` (the
+ * caller's transaction, when it is one: then it commits or rolls back with the caller's write). Tell the
+ * role with `deliverToRole` once committed. Answers it as it travels (`userId` the role's audience).
  */
-export async function broadcast(app: FastifyInstance, input: BroadcastInput, target: NotifyTarget): Promise<NotificationWire> {
+export async function storeBroadcast(input: BroadcastInput, target: NotifyTarget): Promise<NotificationWire> {
   const r = target.registry.resource(NOTIFICATIONS_TABLE);
   const { category, ...rest } = input.metadata ?? {};
   const now = new Date().toISOString();
@@ -175,10 +175,24 @@ export async function broadcast(app: FastifyInstance, input: BroadcastInput, tar
     await trx.insertInto(NOTIFICATIONS_TABLE).values(row).execute();
     await audit({ resource: r, recordId: String(row.id), action: 'create', after: row });
   });
-  const wire = toWire(row);
+  return toWire(row);
+}
+
+/** Tells a role's sockets of a stored (committed) notification to it, after this turn: the answer waits for none of them. */
+export function deliverToRole(app: FastifyInstance, wire: NotificationWire, input: Pick<BroadcastInput, 'toRole' | 'exceptUserId'>): void {
   app.readCache?.invalidate(NOTIFICATIONS_TABLE);
-  // After the answer: the role's room may hold a thousand sockets, each written to; the write's answer
-  // does not wait for them (the hub's listeners guard their own failures).
+  // The role's room may hold a thousand sockets, each written to (the hub's listeners guard their own failures).
   setImmediate(() => void app.notifications.emitToRole(wire, input.toRole, input.exceptUserId ?? undefined));
+}
+
+/**
+ * Sends a notification to everyone of a role: one row (audited as the actor's), then, once committed, one
+ * emit to the role's room (the hub's `emitToRole`). Its cost is the same for one admin or a thousand.
+ * Answers it as it travels (`userId` the role's audience).
+ */
+export async function broadcast(app: FastifyInstance, input: BroadcastInput, target: NotifyTarget): Promise<NotificationWire> {
+  if (target.db.isTransaction) throw new Error('broadcast commits its own write: in a transaction, storeBroadcast, then deliverToRole after the commit');
+  const wire = await storeBroadcast(input, target);
+  deliverToRole(app, wire, input);
   return wire;
 }

@@ -4,7 +4,7 @@
  * again one period on. Every change is made only while the row still holds the token that was claimed:
  * a record rescheduled or deleted meanwhile keeps its new schedule.
  */
-import { jobOptions, type JobDef, type JobLog, type Registry, type ResourceDef } from '../../../manifest/index.ts';
+import { jobOptions, type JobContext, type JobDef, type JobLog, type Registry, type ResourceDef } from '../../../manifest/index.ts';
 import { JOB_RUNS } from '../../../../resources/system.ts';
 import { findBy, type Db, type Row } from '../../db/repository.ts';
 import { freshOccurrence } from './schedule.ts';
@@ -18,6 +18,8 @@ export interface RunnerDeps {
   changed: () => void;
   /** Drops cached reads of a table a job wrote through `records`. */
   invalidate?: (table: string) => void;
+  /** Tells everyone of a role (`JobContext.tell`): given by the server that runs the jobs. */
+  tell?: JobContext['tell'];
 }
 
 /** The job a row is an occurrence of, while its resource still declares it. */
@@ -65,7 +67,7 @@ export async function runClaimed(deps: RunnerDeps, row: Row): Promise<{ outcome:
   const { retries, backoff } = jobOptions(def);
   try {
     const records = new RecordsService({ db, registry, invalidate: deps.invalidate });
-    await def.run({ job: String(row.job), resource, registry, db, records, record, now: new Date(), due: new Date(String(row.dueAt)), attempt, log });
+    await def.run({ job: String(row.job), resource, registry, db, records, record, now: new Date(), due: new Date(String(row.dueAt)), attempt, log, tell: deps.tell });
   } catch (error) {
     const now = new Date();
     const last = attempt > retries;

@@ -1,0 +1,69 @@
+/**
+ * What a product's create sends PostgreSQL (issue 54: "profile the create path"): its statements on the
+ * connection that writes it, from its `begin` to its `commit`. One transaction holds the product, its
+ * audit entry and the notification to every admin (declared.ts stores it in the write's own transaction,
+ * so a create costs one commit, not two); the parents it references, its seller and its four category
+ * levels, with the tree's checks, are read in one statement (records/parents.ts), not one each. Before:
+ * 14 statements in the write, then 1 for the notification's labels and 4 in a second transaction.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { account, makeBranch, productBody, type Branch } from './fixtures/catalogue.ts';
+
+const pgUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined;
+
+/** Every statement a pg client sends while `recording`, with the client that sent it. */
+const sent: { client: object; text: string }[] = [];
+let recording = false;
+const query = pg.Client.prototype.query;
+
+describe.skipIf(!pgUrl)('a product create on PostgreSQL, statement by statement', () => {
+  let server: TestServer;
+  let branch: Branch;
+  let seller: { id: string; cookie: string };
+  beforeAll(async () => {
+    (pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown }).query = function (this: object, ...args: unknown[]) {
+      if (recording) {
+        const first = args[0] as string | { text?: string };
+        sent.push({ client: this, text: typeof first === 'string' ? first : String(first?.text ?? '') });
+      }
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    };
+    server = await startTestServer({ engine: 'postgres' });
+    const admin = await server.login('admin');
+    branch = await makeBranch(server, admin);
+    seller = await account(server, 'seller', (await account(server, 'dealer')).id);
+    // Warm: the statements named and prepared, the caches filled.
+    for (let i = 0; i < 3; i++) expect((await server.api('POST', '/products', { cookie: seller.cookie, body: productBody(branch) })).status).toBe(201);
+  });
+  afterAll(async () => {
+    pg.Client.prototype.query = query;
+    await server?.close();
+  });
+
+  it('is one transaction of at most ten statements: the parents in one, the notification to every admin inside it', async () => {
+    sent.length = 0;
+    recording = true;
+    const res = await server.api('POST', '/products', { cookie: seller.cookie, body: productBody(branch, { name: 'Counted Lamp' }) });
+    recording = false;
+    expect(res.status).toBe(201);
+    const writer = sent.find((s) => /^insert into "products"/.test(s.text))?.client;
+    expect(writer).toBeDefined();
+    const mine = sent.filter((s) => s.client === writer).map((s) => s.text.replace(/\s+/g, ' ').trim());
+    const begin = mine.indexOf('begin');
+    const commit = mine.indexOf('commit', begin);
+    expect(begin).toBeGreaterThanOrEqual(0);
+    expect(commit).toBeGreaterThan(begin);
+    const write = mine.slice(begin, commit + 1);
+    const seen = write.join('\n');
+    // The notification to every admin is in the write's transaction, and there is no second one.
+    expect(write.some((t) => /^insert into "notifications"/.test(t))).toBe(true);
+    expect(mine.filter((t) => t === 'commit')).toHaveLength(1);
+    expect(sent.filter((s) => /^insert into "notifications"/.test(s.text))).toHaveLength(1);
+    // The parents: one statement reads the seller and every category level (none read alone).
+    for (const table of ['users', 'categories', 'childCategories', 'subCategories', 'subChildCategories'])
+      expect(write.filter((t) => t.startsWith(`select "${table}".* from "${table}" where "${table}"."id"`)), `${table} read alone:\n${seen}`).toEqual([]);
+    expect(write.length, seen).toBeLessThanOrEqual(10);
+  });
+});
