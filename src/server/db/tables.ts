@@ -116,8 +116,9 @@ export function reachColumnsOf(r: ResourceDef): string[] {
  * could make. Every write pays for every index, so each one here answers a shape that is run:
  * - every sort, `(sort, id)`: a page read in order straight from an index (the `id` is the page's
  *   tie-break), and the walk a filter beside another sort reads (below);
- * - every filter, `(filter, defaultSort, id)`: the list as it first opens, filtered (a waiting count's
- *   link, a parent's children, the Filters drawer), its page and its count read from the index alone;
+ * - every filter under the list's first sort and under its title, `(filter, sort, id)` (`(filter, id)`
+ *   where the first sort is the id): the list as it opens, filtered (a waiting count's link, a parent's
+ *   children, the Filters drawer), and the same sorted by name; its page and its count read from the index;
  * - every reach column (`reachColumnsOf`: a seller's products, a dealer's orders) beside every sort,
  *   `(column, sort, id)`: those lists are filtered so on every request, under whatever sort is chosen.
  * A filter beside another sort is not given an index of its own: a common value (a status) is found by
@@ -167,13 +168,15 @@ export function indexesOf(r: ResourceDef, engine?: Engine): IndexDef[] {
   const unique = new Set(r.fields.filter((f) => f.unique).map((f) => f.name));
   // A unique field's own index already gives its order.
   for (const sort of ordered) if (!unique.has(sort)) sortIndex([sort, 'id'], sort);
-  // The list's first sort (`ResourceDef.sort`), where the list sorts by it.
-  const first = ordered.includes(r.sort.field) ? r.sort.field : undefined;
+  // The orders a filtered list is read in: as it opens (its first sort, `ResourceDef.sort`) and by its
+  // title (a person looking for a record by name among a category's), where the list sorts by them.
+  const usual = [...new Set([r.sort.field, r.title])].filter((s) => ordered.includes(s));
   const reach = new Set(reachColumnsOf(r));
   for (const filter of filters) {
     if (reach.has(filter)) continue;
-    if (first && first !== filter) sortIndex([filter, first, 'id'], first);
-    else add([filter, 'id']);
+    const sorts = usual.filter((s) => s !== filter);
+    if (!sorts.length || r.sort.field === 'id') add([filter, 'id']);
+    for (const sort of sorts) sortIndex([filter, sort, 'id'], sort);
   }
   for (const column of reach) {
     // A unique reach column (one agent profile per account) reaches one row: nothing to order.
