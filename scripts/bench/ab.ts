@@ -27,6 +27,8 @@ import { DEMO_PASSWORD, demoEmail } from '../../src/server/seed/index.ts';
 import { measureOnce, type Figures } from './measure.ts';
 import { buildScenarios } from './scenarios.ts';
 import { seed } from './seed.ts';
+import { creatorOf } from './accounts.ts';
+import type { Role } from '../../src/manifest/index.ts';
 import { startOurs, stopAll, type Child, type OursOptions } from './servers.ts';
 
 const root = join(import.meta.dirname, '../..');
@@ -85,13 +87,13 @@ async function onPostgres(statement: string) {
   }
 }
 
-async function signIn(server: Child): Promise<string> {
+async function signIn(server: Child, role: Role = 'admin'): Promise<string> {
   const res = await fetch(`${server.url}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: demoEmail('admin'), password: DEMO_PASSWORD }),
+    body: JSON.stringify({ email: demoEmail(role), password: DEMO_PASSWORD }),
   });
-  if (res.status !== 200) throw new Error(`signing in as admin on ${server.name} failed: ${res.status} ${await res.text()}`);
+  if (res.status !== 200) throw new Error(`signing in as ${role} on ${server.name} failed: ${res.status} ${await res.text()}`);
   return res.headers.get('set-cookie')!.split(';')[0];
 }
 
@@ -131,8 +133,11 @@ try {
   else for (const tail of ['', '-wal']) if (existsSync(options[0].file! + tail)) copyFileSync(options[0].file! + tail, options[1].file! + tail);
   const servers = [await startOurs(options[0], 'A', checkout), await startOurs(options[1], 'B', args.head ? headCheckout : undefined)];
   const cookies = [await signIn(servers[0]), await signIn(servers[1])];
+  // Creates as a role the create dialog allows (a seller's products): as the admin they were refused, and timed so.
+  const creator = creatorOf(resource);
+  const createCookies = creator === 'admin' ? cookies : [await signIn(servers[0], creator), await signIn(servers[1], creator)];
   // Each side's scenarios are its own (its cookie; create bodies from the same seed, so the same sequence).
-  const plans = cookies.map((cookie) => buildScenarios({ registry, resource, seeded, cookie, seed: seedNumber, cold: true }).scenarios);
+  const plans = cookies.map((cookie, i) => buildScenarios({ registry, resource, seeded, cookie, createCookie: createCookies[i], seed: seedNumber, cold: true }).scenarios);
   const turns: Record<string, { A: Figures[]; B: Figures[]; loads: number[] }> = {};
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 ? [1, 0] : [0, 1];

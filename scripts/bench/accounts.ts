@@ -7,6 +7,7 @@ import { createSession } from '../../src/server/auth/sessions.ts';
 import { hashPassword } from '../../src/server/auth/password.ts';
 import { newId } from '../../src/server/db/id.ts';
 import type { Db } from '../../src/server/db/types.ts';
+import { allows, dialogAccess, type ResourceDef, type Role } from '../../src/manifest/index.ts';
 
 export interface BenchAccount {
   id: string;
@@ -35,4 +36,11 @@ export async function benchAccounts(db: Db, count: number, role: string, label: 
   const out: BenchAccount[] = [];
   for (const user of users) out.push({ id: user.id, cookie: `sid=${(await createSession(db, user.id)).token}` });
   return out;
+}
+
+/** The role a bench makes `r`'s creates as: one its create dialog allows (the admin, or, for products, a seller). */
+export function creatorOf(r: ResourceDef): Role {
+  const create = Object.values(r.dialogs).find((d) => d.kind === 'create');
+  const access = create && dialogAccess(r, create);
+  return !access || allows(access, 'admin') ? 'admin' : access === 'signedIn' ? 'user' : access[0];
 }

@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { registry } from '../../resources/index.ts';
-import { allows, dialogAccess, type ResourceDef, type Role } from '../../src/manifest/index.ts';
+import type { ResourceDef, Role } from '../../src/manifest/index.ts';
+import { creatorOf } from './accounts.ts';
 import { parseReadCacheBytes } from '../../src/server/config.ts';
 import { connect, dropSchema } from '../../src/server/db/connect.ts';
 import { parseReadWorkers } from '../../src/server/db/sqlite/read-pool.ts';
@@ -29,6 +30,8 @@ import { BENCH_TABLES, cpuText, DIALOG_GOAL_MS, row, table, updateBenchTables, w
 import { buildScenarios, SERVER_LABELS, SERVERS, type ServerKey } from './scenarios.ts';
 import { seed, writeJsonServerDb } from './seed.ts';
 import { startCeiling, startJsonServer, startOurs, stopAll, type Child, type OursOptions } from './servers.ts';
+import { comparePeer, ensurePlatformatic, PLATFORMATIC_LABEL, preparePlatformaticTable, rssOf, startPlatformatic, stopPeers, type PeerChild, type PlatformaticInstall } from './peers/platformatic.ts';
+import type { PeerInfo } from './report.ts';
 
 const DEFAULT_OUT = join(import.meta.dirname, 'results.json');
 const { values: args, positionals } = parseArgs({
@@ -50,6 +53,8 @@ const { values: args, positionals } = parseArgs({
     'journeys-base': { type: 'string' },
     out: { type: 'string', default: DEFAULT_OUT },
     help: { type: 'boolean', short: 'h', default: false },
+    // Peers measured beside ours in the same run (scripts/bench/peers/): `--peers platformatic` (PostgreSQL).
+    peers: { type: 'string' },
     // The realtime socket's bench (scripts/bench/sockets.ts) instead of the HTTP one.
     sockets: { type: 'string' },
     'per-client': { type: 'string', default: '3' },
@@ -59,6 +64,12 @@ const { values: args, positionals } = parseArgs({
     // A write's cost against its audience (scripts/bench/audience.ts): creates with 1 and with N admins.
     audience: { type: 'boolean', default: false },
     admins: { type: 'string', default: '1000' },
+    // What each index costs a create (scripts/bench/index-cost.ts).
+    'index-cost': { type: 'boolean', default: false },
+    // Does a second node add throughput (scripts/bench/nodes.ts): 1 node and N behind one address.
+    nodes: { type: 'string' },
+    inserts: { type: 'string', default: '400' },
+    trials: { type: 'string', default: '5' },
   },
 });
 if (args.help) {
@@ -69,13 +80,18 @@ if (args.help) {
       '  --cache-mb N  ours\' read-cache bound in MiB (READ_CACHE_MB; default: the server\'s 64, 0 with --cold);\n' +
       '                `--cold --cache-mb 64` sends the cache-busting parameters to a caching server\n' +
       '  ours\' memory (RSS, heap used) is reported at its start and after each scenario\n' +
+      '  --peers platformatic  Platformatic DB 3 (on Node 22) beside ours in the same run, over a copy of the same rows,\n' +
+      '                       asked the same pages, record, search and creates (--pg only; installed on first use into\n' +
+      '                       ~/.cache/marketplace-bench/peers, or $BENCH_PEERS_DIR, never into the project)\n' +
       '  --browser-only       only the browser\'s part: the dialog opening and the journeys (sign-in, search, next page)\n' +
       '  --journeys-runs N    rounds of the journeys (default 5); --journeys-base <work tree> runs them against that\n' +
       '                       tree\'s client and server too, in turns (e.g. `git worktree add --detach /tmp/wt-base <commit>`)\n' +
       '  BENCH_CPU_PROF=<folder> in the environment: ours writes a V8 CPU profile there when it stops\n' +
       'npm run bench -- --sockets 1000 [--per-client 3] [--concurrency 8]: socket delivery across two nodes (needs DATABASE_URL + REDIS_URL; else one SQLite node)\n' +
       'npm run bench -- --money [--pg] [--duration 10] [--connections 50]: checkouts a second with no oversell, the stock race, bids a second on one auction\n' +
-      'npm run bench -- --audience [--pg] [--duration 10] [--connections 50] [--admins 1000]: product creates with 1 and with N active admins to tell',
+      'npm run bench -- --audience [--pg] [--duration 10] [--connections 50] [--admins 1000]: product creates with 1 and with N active admins to tell\n' +
+      'npm run bench -- --index-cost [--pg] [--rows 20000] [--inserts 400] [--trials 5]: what each index of products costs an insert\n' +
+      'npm run bench -- --nodes 2 [--rows 20000] [--duration 5] [--runs 2] [--connections 50]: 1 node and N behind one address (PostgreSQL + Redis)',
   );
   process.exit(0);
 }
@@ -109,6 +125,20 @@ if (args.audience) {
   );
 }
 
+if (args.nodes !== undefined) {
+  const { benchNodes } = await import('./nodes.ts');
+  process.exit(
+    await benchNodes({ nodes: whole('nodes', args.nodes), rows: whole('rows', args.rows), durationS: above0('duration', args.duration), runs: whole('runs', args.runs), connections: lastConnections(), out: args.out }),
+  );
+}
+
+if (args['index-cost']) {
+  const { benchIndexCost } = await import('./index-cost.ts');
+  process.exit(
+    await benchIndexCost({ pg: args.pg, rows: whole('rows', args.rows), inserts: whole('inserts', args.inserts), trials: whole('trials', args.trials), out: args.out }),
+  );
+}
+
 if (args.money) {
   const { benchMoney } = await import('./money.ts');
   process.exit(await benchMoney({ pg: args.pg, durationS: above0('duration', args.duration), connections: lastConnections(), out: args.out }));
@@ -135,6 +165,13 @@ const useBrowser = !args['no-browser'] && browserAvailable();
 const browserOnly = args['browser-only'];
 if (browserOnly && !useBrowser) throw new Error('--browser-only needs /usr/bin/chromium (and no --no-browser)');
 const journeysRuns = Math.floor(positive('journeys-runs', args['journeys-runs']));
+/** The peers asked for (`--peers platformatic`); each is installed, or left out with its reason, in the run. */
+const KNOWN_PEERS = ['platformatic'] as const;
+const peerNames = (args.peers ?? '').split(',').map((p) => p.trim().toLowerCase()).filter(Boolean);
+for (const p of peerNames) if (!(KNOWN_PEERS as readonly string[]).includes(p)) throw new Error(`--peers: unknown peer '${p}' (known: ${KNOWN_PEERS.join(', ')})`);
+const withPlatformatic = peerNames.includes('platformatic');
+/** Platformatic DB's install, looked for (and made) once a run. */
+let platformaticInstall: Promise<PlatformaticInstall> | undefined;
 /** The most rows json-server is given: its db.json is one JSON text, read whole (a million products would not fit a string). */
 const JSON_SERVER_MAX_ROWS = 200_000;
 
@@ -166,6 +203,7 @@ const results: Results = {
   // Ours reads READ_WORKERS from this environment, as the server would.
   options: {
     rows, duration, runs, connections, warmup, seed: seedNumber, cold: args.cold, cacheMb, browser: useBrowser, readWorkers: parseReadWorkers(process.env.READ_WORKERS),
+    ...(peerNames.length && { peers: peerNames }),
     ...(browserOnly && { browserOnly, journeysRuns, journeysBase: args['journeys-base'] }),
   },
   resources: [],
@@ -236,6 +274,8 @@ async function browserPart(r: ResourceDef, dbOptions: OursOptions, result: Brows
 async function benchResource(r: ResourceDef): Promise<BrowserResult> {
   const dir = mkdtempSync(join(tmpdir(), 'marketplace-bench-'));
   const schema = `bench_${randomBytes(5).toString('hex')}`;
+  /** Platformatic DB's schema (`--peers platformatic`): its copy of the rows, beside ours'. */
+  const pltSchema = `${schema}_plt`;
   const dbOptions: OursOptions = pgUrl ? { url: pgUrl, schema } : { file: join(dir, 'bench.sqlite') };
   try {
     log(`\n${r.name}: seeding ${rows.toLocaleString('en')} rows into a fresh ${pgUrl ? 'PostgreSQL schema' : 'SQLite file'}…`);
@@ -259,14 +299,42 @@ async function benchResource(r: ResourceDef): Promise<BrowserResult> {
     const ours = await startOurs({ ...dbOptions, cacheMb });
     const memory: MemorySample[] = [await memoryOf(ours.url, 'start')];
     const cookie = await login(ours);
-    // Creates are made by a role the create dialog allows: the admin, or (products) a seller.
-    const create = Object.values(r.dialogs).find((d) => d.kind === 'create');
-    const access = create && dialogAccess(r, create);
-    const creator: Role = !access || allows(access, 'admin') ? 'admin' : access === 'signedIn' ? 'user' : access[0];
+    const creator = creatorOf(r);
     const createCookie = creator === 'admin' ? cookie : await login(ours, creator);
     const json = withJsonServer ? await startJsonServer(dbJson, `/${r.name}?_start=0&_end=1`) : undefined;
     const servers = SERVERS.filter((k) => k !== 'jsonServer' || json);
-    const { scenarios, notes } = buildScenarios({ registry, resource: r, seeded, cookie, createCookie, seed: seedNumber, cold: args.cold });
+    // Platformatic DB (`--peers platformatic`): its own copy of the rows, its own process on Node 22; or left out, saying why.
+    const peers: Record<string, PeerInfo> = {};
+    let platformatic: PeerChild | undefined;
+    let ownerId: string | undefined;
+    if (withPlatformatic) {
+      const skip = (reason: string) => {
+        peers.platformatic = { label: PLATFORMATIC_LABEL, status: 'skipped', reason };
+        log(`  ⚠ ${PLATFORMATIC_LABEL} left out: ${reason}`);
+      };
+      if (!pgUrl) skip('it is measured on PostgreSQL only (run with --pg and DATABASE_URL)');
+      else
+        try {
+          const install = await (platformaticInstall ??= ensurePlatformatic(log));
+          log(`  ${PLATFORMATIC_LABEL} ${install.version} on Node ${install.nodeVersion} (${install.dir}): copying ${r.name} into schema ${pltSchema}…`);
+          const t = Date.now();
+          const made = await preparePlatformaticTable(pgUrl, { from: schema, to: pltSchema, table: r.name, creatorEmail: demoEmail(creator) });
+          ownerId = made.creatorId;
+          platformatic = await startPlatformatic(install, pgUrl, pltSchema);
+          peers.platformatic = {
+            label: PLATFORMATIC_LABEL, status: 'measured', version: install.version, node: install.nodeVersion,
+            rssMB: { start: rssOf(platformatic.pid) },
+            setup: `${made.rows.toLocaleString('en')} rows of ${r.name} copied into a schema of its own with ours' ${made.indexes} indexes (the trigram index on the column, for its ILIKE); creates as ${creator} ${ownerId ?? '(not found)'}`,
+          };
+          log(`  ${PLATFORMATIC_LABEL} listening at ${platformatic.url} (${((Date.now() - t) / 1000).toFixed(1)} s to copy the rows and start)`);
+        } catch (e) {
+          skip((e as Error).message.split('\n')[0]);
+        }
+    }
+    const { scenarios, notes } = buildScenarios({
+      registry, resource: r, seeded, cookie, createCookie, seed: seedNumber, cold: args.cold,
+      ...(platformatic && { platformatic: { ownerId } }),
+    });
 
     // Preflight: every scenario answered by ours and json-server, the same work; ours' answers size the ceiling.
     const checks: Check[] = [];
@@ -279,6 +347,11 @@ async function benchResource(r: ResourceDef): Promise<BrowserResult> {
       checks.push(check);
       ceilingRoutes.push({ ...s.ceilingRoute, body: answer.text });
       log(`  check ${s.key}: ${check.ok ? 'ok' : 'MISMATCH'} (${check.detail}); ours answers ${answer.text.length} bytes`);
+      if (platformatic && s.platformatic) {
+        const peer = comparePeer(s.compare, answer, await ask(platformatic.url, s.platformatic), r.title);
+        checks.push({ scenario: s.key, ...peer, against: 'platformatic' });
+        log(`  check ${s.key} against ${PLATFORMATIC_LABEL}: ${peer.ok ? 'same answer' : 'MISMATCH'} (${peer.detail})`);
+      }
     }
     const routesFile = join(dir, 'ceiling-routes.json');
     writeFileSync(routesFile, JSON.stringify(ceilingRoutes));
@@ -287,7 +360,9 @@ async function benchResource(r: ResourceDef): Promise<BrowserResult> {
       const a = await ask(ceiling.url, s.ceiling);
       if (a.status !== s.ceilingRoute.status) throw new Error(`ceiling answered ${a.status} to ${s.key}`);
     }
-    const children: Partial<Record<ServerKey, Child>> = { ours, jsonServer: json, ceiling };
+    const children: Partial<Record<ServerKey, Child | PeerChild>> = { ours, jsonServer: json, ceiling, platformatic };
+    // Measured in turns: ours, then a peer asked the same (next to each other in time), then the others.
+    const serversOf = (s: (typeof scenarios)[number]): ServerKey[] => ['ours', ...(platformatic && s.platformatic ? (['platformatic'] as const) : []), ...servers.filter((k) => k !== 'ours')];
 
     const result: ResourceResult = {
       resource: r.name,
@@ -297,26 +372,30 @@ async function benchResource(r: ResourceDef): Promise<BrowserResult> {
       scenarios: scenarios.map((s) => ({
         key: s.key,
         label: s.label,
-        requests: Object.fromEntries(SERVERS.map((k) => [k, `${s[k].method} ${s[k].path}`])) as Record<ServerKey, string>,
+        requests: Object.fromEntries(
+          [...SERVERS, ...(s.platformatic ? (['platformatic'] as const) : [])].map((k) => [k, `${s[k]!.method} ${s[k]!.path}`]),
+        ) as Record<ServerKey, string>,
       })),
       checks,
       notes,
       results: [],
       cacheMb,
       memory,
+      ...(withPlatformatic && { peers }),
     };
 
     // One measurement at a time: scenario, then connections, then run, the three servers interleaved.
-    const total = scenarios.length * connections.length * runs * servers.length;
+    const total = scenarios.reduce((n, s) => n + serversOf(s).length, 0) * connections.length * runs;
     let done = 0;
     for (const s of scenarios) {
       for (const c of connections) {
-        const figures: Record<ServerKey, Figures[]> = { ours: [], jsonServer: [], ceiling: [] };
+        const figures: Record<ServerKey, Figures[]> = { ours: [], jsonServer: [], ceiling: [], platformatic: [] };
+        const measuring = serversOf(s);
         for (let run = 1; run <= runs; run++)
-          for (const k of servers) {
-            // The CPU ours' requests cost, PostgreSQL's share apart; the ceiling's and json-server's their own process's.
-            const cpu = { pid: children[k]!.pid, database: k === 'ours' && Boolean(pgUrl) };
-            const f = { ...(await measureOnce(children[k]!.url, s[k], c, duration, warmup, cpu)), load: Math.round(loadavg()[0] * 100) / 100 };
+          for (const k of measuring) {
+            // The CPU ours' (and Platformatic's) requests cost, PostgreSQL's share apart; the ceiling's and json-server's their own process's.
+            const cpu = { pid: children[k]!.pid, database: (k === 'ours' || k === 'platformatic') && Boolean(pgUrl) };
+            const f = { ...(await measureOnce(children[k]!.url, s[k]!, c, duration, warmup, cpu)), load: Math.round(loadavg()[0] * 100) / 100 };
             figures[k].push(f);
             done++;
             log(
@@ -329,8 +408,8 @@ async function benchResource(r: ResourceDef): Promise<BrowserResult> {
             const drain = await drained(children[k]!.url);
             if (drain > 1000) log(`    ${SERVER_LABELS[k]} took ${(drain / 1000).toFixed(1)} s more to finish what it had been asked`);
           }
-        const measured = Object.fromEntries(servers.map((k) => [k, lowerOf(figures[k])])) as Record<ServerKey, ReturnType<typeof lowerOf>>;
-        for (const k of servers)
+        const measured = Object.fromEntries(measuring.map((k) => [k, lowerOf(figures[k])])) as Record<ServerKey, ReturnType<typeof lowerOf>>;
+        for (const k of measuring)
           if (failureRate(measured[k]) > 0.01)
             errors.push(
               `${r.name} ${s.key} ×${c}: ${SERVER_LABELS[k]} failed ${(failureRate(measured[k]) * 100).toFixed(1)}% ` +
@@ -340,18 +419,20 @@ async function benchResource(r: ResourceDef): Promise<BrowserResult> {
       }
       memory.push(await memoryOf(ours.url, `after ${s.key}`));
     }
-    await Promise.all([ours.stop(), json?.stop(), ceiling.stop()]);
+    if (platformatic && peers.platformatic?.rssMB) peers.platformatic.rssMB.end = rssOf(platformatic.pid);
+    await Promise.all([ours.stop(), json?.stop(), ceiling.stop(), platformatic?.stop()]);
     await browserPart(r, dbOptions, result);
     return result;
   } finally {
-    await stopAll();
+    await Promise.all([stopAll(), stopPeers()]);
     if (pgUrl) await dropSchema(pgUrl, schema).catch(() => {});
+    if (pgUrl && withPlatformatic) await dropSchema(pgUrl, pltSchema).catch(() => {});
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
 process.once('SIGINT', () => {
-  void stopAll().then(() => process.exit(130));
+  void Promise.all([stopAll(), stopPeers()]).then(() => process.exit(130));
 });
 
 let failed = false;
@@ -384,7 +465,8 @@ for (const r of results.resources as BrowserResult[]) {
   if (loads.length)
     log(`\n  load average during the runs: ${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)} on ${cpus().length} CPUs` +
       (Math.max(...loads) > cpus().length ? ' (others were busy too: treat the figures as noisy)' : ''));
-  for (const c of r.checks.filter((x) => !x.ok)) log(`  ⚠ ${c.scenario}: ours and json-server answered differently: ${c.detail}`);
+  for (const c of r.checks.filter((x) => !x.ok))
+    log(`  ⚠ ${c.scenario}: ours and ${c.against === 'platformatic' ? PLATFORMATIC_LABEL : 'json-server'} answered differently: ${c.detail}`);
   for (const n of r.notes) log(`  note: ${n}`);
 }
 log(`\nresults: ${args.out}`);

@@ -16,6 +16,8 @@ export interface Check {
   scenario: string;
   ok: boolean;
   detail: string;
+  /** Whose answer ours' was compared with: json-server's when left out, else a peer's (`platformatic`). */
+  against?: 'platformatic';
 }
 
 export async function ask(baseUrl: string, spec: RequestSpec): Promise<Answer> {

@@ -15,6 +15,8 @@ export interface Row {
   ratios: {
     oursToJsonServer: number | null;
     oursToCeiling: number | null;
+    /** Ours' req/s over Platformatic DB's, measured in the same run (`--peers platformatic`). */
+    oursToPlatformatic?: number | null;
     /** json-server finished nothing in a run: its rate is under 1/duration, the ratio at least this. */
     oursToJsonServerIsLowerBound?: boolean;
   };
@@ -35,6 +37,21 @@ export interface ResourceResult {
   /** Ours' memory when it started and after each scenario. */
   memory: MemorySample[];
   dialogOpen?: DialogOpen;
+  /** The peers measured beside ours (`--peers`): what ran, and what was left out and why. */
+  peers?: Record<string, PeerInfo>;
+}
+
+/** A peer of the run (scripts/bench/peers/): its version and Node, its memory, or why it was left out. */
+export interface PeerInfo {
+  label: string;
+  status: 'measured' | 'skipped';
+  reason?: string;
+  version?: string;
+  node?: string;
+  /** Resident set, MiB, from /proc (no GC forced): when it listened and after the last scenario. */
+  rssMB?: { start?: number; end?: number };
+  /** How its data was made beside ours'. */
+  setup?: string;
 }
 
 export interface Results {
@@ -65,6 +82,7 @@ const GOALS: Record<'warm' | 'cold', Record<ScenarioKey, Goal[]>> = {
     deep: [p99AtMost(25)],
     create: [],
     shopSearch: [p99AtMost(25)],
+    search: [],
   },
   cold: {
     sorted: [ceilingAtLeast(0.5), p99AtMost(25)],
@@ -74,6 +92,7 @@ const GOALS: Record<'warm' | 'cold', Record<ScenarioKey, Goal[]>> = {
     deep: [p99AtMost(25)],
     create: [ceilingAtLeast(0.4)],
     shopSearch: [p99AtMost(25)],
+    search: [],
   },
 };
 const atLeast = (value: number | null, goal: number) => (value === null ? undefined : value >= goal);
@@ -88,7 +107,11 @@ export function row(scenario: ScenarioKey, connections: number, servers: Row['se
     scenario,
     connections,
     servers,
-    ratios: { oursToJsonServer: ratio(servers.ours, servers.jsonServer), oursToCeiling: ratio(servers.ours, servers.ceiling) },
+    ratios: {
+      oursToJsonServer: ratio(servers.ours, servers.jsonServer),
+      oursToCeiling: ratio(servers.ours, servers.ceiling),
+      ...(servers.platformatic && { oursToPlatformatic: ratio(servers.ours, servers.platformatic) }),
+    },
     goals: [],
   };
   if (servers.ours && servers.jsonServer && servers.jsonServer.runs.some((r) => r.total === 0)) {
@@ -177,7 +200,7 @@ export function table(r: ResourceResult): string {
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const right = new Set([1, 2, 3, 4, 5, 6, 7, 8, 9]);
   const line = (cells: string[]) => cells.map((c, i) => (right.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
-  const out = [line(head), widths.map((w) => '─'.repeat(w)).join('  '), ...body.map(line), '', ...memoryLines(r)];
+  const out = [line(head), widths.map((w) => '─'.repeat(w)).join('  '), ...body.map(line), '', ...peerTable(r), ...memoryLines(r)];
   const d = r.dialogOpen;
   if (d) {
     if (d.status === 'measured')
@@ -194,6 +217,43 @@ export function table(r: ResourceResult): string {
 
 /** The load averages (1 minute) seen after each measured run of a row, all servers. */
 const loadsOf = (x: Row) => Object.values(x.servers).flatMap((m) => m!.runs.map((f) => f.load ?? 0));
+/** The same, of ours' and Platformatic's runs only (the pair a peer table compares). */
+const pairLoads = (x: Row) => [x.servers.ours, x.servers.platformatic].flatMap((m) => m?.runs.map((f) => f.load ?? 0) ?? []);
+const loadRange = (loads: number[]) => (loads.length ? `${num(Math.min(...loads), 1)}–${num(Math.max(...loads), 1)}` : '—');
+
+/** A server's CPU a request, its database's share after a `+` (`153+92 db`); '—' where none was measured. */
+const cpuOf = (m?: Measured) => (m?.cpu ? `${num(m.cpu.server)}${m.cpu.database === undefined ? '' : `+${num(m.cpu.database)} db`}` : '—');
+
+/** The rows measured against Platformatic DB, as [scenario, conns, ours req/s, p50, p99, its req/s, p50, p99, ratio, CPU, load]. */
+function peerCells(r: ResourceResult): string[][] {
+  return r.results
+    .filter((x) => x.servers.platformatic)
+    .map((x) => {
+      const [o, p] = [x.servers.ours, x.servers.platformatic];
+      return [
+        x.scenario, String(x.connections),
+        num(o?.reqPerSec), ms(o?.p50), ms(o?.p99),
+        num(p?.reqPerSec), ms(p?.p50), ms(p?.p99),
+        ratio(x.ratios.oursToPlatformatic ?? null),
+        `${cpuOf(o)} / ${cpuOf(p)}`,
+        loadRange(pairLoads(x)),
+      ];
+    });
+}
+const PEER_HEAD = ['scenario', 'conns', 'ours req/s', 'p50 ms', 'p99 ms', 'Platformatic req/s', 'p50 ms', 'p99 ms', 'ours/Platformatic', 'CPU µs/req ours / Platformatic', 'load'];
+
+/** Ours against Platformatic DB, for the console: its own table under the main one (empty when not measured). */
+function peerTable(r: ResourceResult): string[] {
+  const body = peerCells(r);
+  const info = r.peers?.platformatic;
+  if (!body.length) return info?.status === 'skipped' ? [`${info.label} left out: ${info.reason}`, ''] : [];
+  const widths = PEER_HEAD.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i >= 1 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+  return [
+    `ours against ${info?.label ?? 'Platformatic DB'} ${info?.version ?? ''} (Node ${info?.node ?? '?'}), the same rows and requests, answers checked first:`,
+    line(PEER_HEAD), widths.map((w) => '─'.repeat(w)).join('  '), ...body.map(line), '',
+  ];
+}
 
 /** Which run a block of the bench's tables holds: engine, warm (read cache on) or cold, and rows. */
 export function runLabel(results: Results): string {
@@ -243,9 +303,33 @@ export function markdown(results: Results): string {
     const d = r.dialogOpen;
     if (d?.status === 'measured')
       out.push('', `First ${d.type} dialog after sign-in: ${num(d.first, 1)} ms to its first field's focus; later ones ${num(d.medianLater, 1)} ms (median).`);
+    out.push(...peerMarkdown(r));
   }
   if (results.errors.length) out.push('', `Errors: ${results.errors.map((e) => e.split('\n')[0]).join('; ')}`);
   return out.join('\n');
+}
+
+/** Ours against Platformatic DB in the same run, as Markdown (nothing when it was not asked for). */
+function peerMarkdown(r: ResourceResult): string[] {
+  const info = r.peers?.platformatic;
+  if (!info) return [];
+  if (info.status === 'skipped') return ['', `${info.label} was asked for and left out: ${info.reason}.`];
+  const body = peerCells(r);
+  if (!body.length) return [];
+  const checks = r.checks.filter((c) => c.against === 'platformatic');
+  const rss = info.rssMB;
+  return [
+    '',
+    `Ours against ${info.label} ${info.version} (Node ${info.node}) in the same run, the same rows, the same requests in each one's dialect, ` +
+      `measured in turns (ours, then ${info.label}); p50 and p99 are each server's own:`,
+    '',
+    `| ${PEER_HEAD.join(' | ')} |`,
+    `|${PEER_HEAD.map(() => '---').join('|')}|`,
+    ...body.map((cells) => `| ${cells.join(' | ')} |`),
+    '',
+    `Answers checked before timing: ${checks.map((c) => `${c.scenario} ${c.ok ? 'same' : 'DIFFERENT'} (${c.detail})`).join('; ') || 'none'}.` +
+      (rss?.start !== undefined ? ` ${info.label}'s RSS: ${num(rss.start, 1)} MiB listening, ${num(rss.end, 1)} MiB after the last scenario.` : ''),
+  ];
 }
 
 /**

@@ -9,11 +9,13 @@ import { API_BASE, fillPath, isFilterable, listOptions, parseCall, type Registry
 import { createSampler, prng } from '../../src/domain/sample.ts';
 import type { RequestSpec } from './measure.ts';
 import { sortField, type Seeded } from './seed.ts';
+import { containing, platformaticCreate, platformaticPage } from './peers/platformatic.ts';
 
-export type ScenarioKey = 'sorted' | 'deep' | 'filtered' | 'one' | 'create' | 'shopSearch';
-export type ServerKey = 'ours' | 'jsonServer' | 'ceiling';
+export type ScenarioKey = 'sorted' | 'deep' | 'filtered' | 'search' | 'one' | 'create' | 'shopSearch';
+/** The servers every run measures, and the peers a run may add (`--peers platformatic`). */
+export type ServerKey = 'ours' | 'jsonServer' | 'ceiling' | 'platformatic';
 export const SERVERS: ServerKey[] = ['ours', 'jsonServer', 'ceiling'];
-export const SERVER_LABELS: Record<ServerKey, string> = { ours: 'ours', jsonServer: 'json-server', ceiling: 'ceiling' };
+export const SERVER_LABELS: Record<ServerKey, string> = { ours: 'ours', jsonServer: 'json-server', ceiling: 'ceiling', platformatic: 'Platformatic' };
 
 export interface Scenario {
   key: ScenarioKey;
@@ -27,6 +29,8 @@ export interface Scenario {
   ceilingRoute: { method: 'GET' | 'POST'; url: string; status: number };
   /** Checks what both answered is the same thing (same page, same total). */
   compare?: 'page' | 'one' | 'created';
+  /** Platformatic DB's request (`--peers platformatic`), where it has one: compared with ours' by `compare`. */
+  platformatic?: RequestSpec;
 }
 
 export interface ScenarioContext {
@@ -44,6 +48,12 @@ export interface ScenarioContext {
    * does not get past it: a cold run starts ours with its cache off (index.ts).
    */
   cold?: boolean;
+  /**
+   * Ask Platformatic DB too (scripts/bench/peers/platformatic.ts), and search the title (scenario
+   * `search`, which only a peer run adds): `ownerId` is the id of the account creates are made as (ours
+   * makes it their owner; Platformatic is sent it).
+   */
+  platformatic?: { ownerId?: string };
 }
 
 /** The same request with `_=<n>` appended, n counting up, on top of any variation it has. */
@@ -99,6 +109,7 @@ export function buildScenarios(ctx: ScenarioContext): { scenarios: Scenario[]; n
     ceiling: { method: 'GET', path: `/ceiling/sorted?${q(page)}`, headers },
     ceilingRoute: { method: 'GET', url: '/ceiling/sorted', status: 200 },
     compare: 'page',
+    ...(ctx.platformatic && { platformatic: { method: 'GET', path: platformaticPage(r.name, { sort: field }) } }),
   });
 
   // Deep: a page at 90% of the sorted list (large benches only, seed.ts). Ours is asked by keyset (`after`, the
@@ -131,6 +142,7 @@ export function buildScenarios(ctx: ScenarioContext): { scenarios: Scenario[]; n
       ceiling: { method: 'GET', path: `/ceiling/filtered?${q({ ...page, filter })}`, headers },
       ceilingRoute: { method: 'GET', url: '/ceiling/filtered', status: 200 },
       compare: 'page',
+      ...(ctx.platformatic && { platformatic: { method: 'GET', path: platformaticPage(r.name, { sort: field, where: { [reference.name]: ['eq', parent] } }) } }),
     });
   } else if (searchable.length) {
     const { word, rows: matches } = commonWord(rows, searchable.includes(r.title) ? r.title : searchable[0]);
@@ -143,11 +155,34 @@ export function buildScenarios(ctx: ScenarioContext): { scenarios: Scenario[]; n
       ceiling: { method: 'GET', path: `/ceiling/filtered?${q({ ...page, filter })}`, headers },
       ceilingRoute: { method: 'GET', url: '/ceiling/filtered', status: 200 },
       compare: 'page',
+      ...(ctx.platformatic && {
+        platformatic: { method: 'GET', path: platformaticPage(r.name, { sort: field, where: { [searchable.includes(r.title) ? r.title : searchable[0]]: ['ilike', containing(word)] } }) },
+      }),
     });
     notes.push(
       `filtered: ${r.name} has no parent to filter by, so it searches '${word}'; json-server's q matches every field (slug too), ours the searchable ones (${searchable.join(', ')}).`,
     );
   } else notes.push(`filtered: ${r.name} has neither a parent nor a searchable field; skipped.`);
+
+  // Search (peer runs): a page of the title's substring matches, the most common word of the titles.
+  // Ours' list search (`filter={"q":…}`, its searchable fields); json-server's `<title>_like` (a regular
+  // expression, case-insensitive, the title alone); Platformatic's `where.<title>.ilike=%…%`.
+  if (ctx.platformatic && reference && searchable.includes(r.title)) {
+    const { word, rows: matches } = commonWord(rows, r.title);
+    const filter = { q: word };
+    scenarios.push({
+      key: 'search',
+      label: `page of 25 by ${field} searching '${word}' in ${r.title} (${matches} rows)`,
+      ours: { method: 'GET', path: `${listPath}?${q({ ...page, filter })}`, headers },
+      jsonServer: { method: 'GET', path: `/${r.name}?${encodeURIComponent(r.title)}_like=${encodeURIComponent(word)}&${jsonPage}`, headers },
+      ceiling: { method: 'GET', path: `/ceiling/search-title?${q({ ...page, filter })}`, headers },
+      ceilingRoute: { method: 'GET', url: '/ceiling/search-title', status: 200 },
+      compare: 'page',
+      platformatic: { method: 'GET', path: platformaticPage(r.name, { sort: field, where: { [r.title]: ['ilike', containing(word)] } }) },
+    });
+    if (searchable.length > 1)
+      notes.push(`search: ours searches ${searchable.join(', ')} for '${word}', the others ${r.title} alone; the check below says whether the pages were the same.`);
+  }
 
   // The search modal's results (issue 53 point 5: p99 within 25 ms at 50,000 products): the public shop
   // search by a name's text, the words of the products' names in rotation, and by an exact id. json-server
@@ -194,6 +229,7 @@ export function buildScenarios(ctx: ScenarioContext): { scenarios: Scenario[]; n
       ceiling: { method: 'GET', path: `/ceiling/one/${ids[0]}`, headers, next: rotate((id) => `/ceiling/one/${id}`) },
       ceilingRoute: { method: 'GET', url: '/ceiling/one/:id', status: 200 },
       compare: 'one',
+      ...(ctx.platformatic && { platformatic: { method: 'GET', path: `/${r.name}/${ids[0]}`, next: rotate((id) => `/${r.name}/${id}`) } as RequestSpec }),
     });
   } else notes.push(`one: ${r.name} declares no read of one record by id; skipped.`);
 
@@ -246,12 +282,23 @@ export function buildScenarios(ctx: ScenarioContext): { scenarios: Scenario[]; n
       ceiling: post('/ceiling/create'),
       ceilingRoute: { method: 'POST', url: '/ceiling/create', status: 201 },
       compare: 'created',
+      ...(ctx.platformatic && {
+        platformatic: platformaticCreate(r.name, post(`/${r.name}`), {
+          ownerField: r.access?.owner && !r.access.owner.via ? r.access.owner.field : undefined,
+          ownerId: ctx.platformatic.ownerId,
+          // A slug ours makes from its source field when left empty (spec §5): sent to Platformatic, unique.
+          uniques: r.fields.filter((f) => f.kind === 'slug').map((f) => ({ field: f.name, from: f.from ?? r.title })),
+        }),
+      }),
     });
   } else notes.push(`create: ${r.name} declares no create dialog with a plain path; skipped.`);
 
   if (ctx.cold) {
     for (const s of scenarios)
-      if (s.ours.method === 'GET') for (const k of ['ours', 'jsonServer', 'ceiling'] as const) s[k] = bust(s[k]);
+      if (s.ours.method === 'GET') {
+        for (const k of ['ours', 'jsonServer', 'ceiling'] as const) s[k] = bust(s[k]);
+        if (s.platformatic) s.platformatic = bust(s.platformatic);
+      }
     notes.push('cold: every read carried a unique `_=<n>` parameter, so no answer could come from a cache keyed by URL (ours ignores it: see its read cache below).');
   }
   return { scenarios, notes };

@@ -174,3 +174,13 @@ export async function startJsonServer(dbFile: string, probe: string, timeoutMs =
   await child.stop();
   throw new Error(`json-server did not answer ${probe} within ${timeoutMs / 1000} s\n${child.log()}`);
 }
+
+/**
+ * `workers` nodes of ours behind one address (serve-cluster.ts: Node's cluster, round robin), over a
+ * seeded PostgreSQL schema, sharing the Redis of REDIS_URL: the one-node and two-node runs of nodes.ts.
+ */
+export function startOursCluster(workers: number, o: { url: string; schema?: string; cacheMb?: number }): Promise<Child> {
+  const args = ['--workers', String(workers), '--url', o.url, ...(o.schema ? ['--schema', o.schema] : [])];
+  const env = o.cacheMb === undefined ? {} : { READ_CACHE_MB: String(o.cacheMb) };
+  return spawnTs(`ours ×${workers}`, 'serve-cluster.ts', args, env, [...SERVER_NODE_FLAGS], 120_000);
+}

@@ -59,7 +59,10 @@ export async function benchSockets({ clients, perClient, concurrency, out, log =
   let cluster: Cluster | undefined;
   const sockets: Socket[] = [];
   try {
-    cluster = await startCluster(nodeCount, clusterable ? {} : { databaseUrl: 'sqlite' });
+    // Every client comes from this one address: the per-address cap (100 by default, a guard against one
+    // client hoarding sockets) would refuse the 101st.
+    const env = { MAX_CONNECTIONS_PER_ADDRESS: '0' };
+    cluster = await startCluster(nodeCount, clusterable ? { env } : { databaseUrl: 'sqlite', env });
     const urls = cluster.nodes.map((n) => n.url);
 
     // The accounts and sessions, written straight into the nodes' database (signing 1,000 people in
