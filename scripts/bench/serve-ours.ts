@@ -1,7 +1,9 @@
 /**
  * Our server alone in its own process, over a database the bench already seeded: no migration, no
- * seed. Prints one JSON line `{"port":…}` when it listens, and closes cleanly on SIGTERM.
- *   tsx scripts/bench/serve-ours.ts --file /tmp/x.sqlite | --url postgres://… --schema s [--client-dir d]
+ * seed. Prints one JSON line `{"port":…}` when it listens, and closes cleanly on SIGTERM. The bench runs
+ * it compiled, as `npm start` runs the server (scripts/build-server.ts: `dist-server/bench-ours.js`):
+ *   node dist-server/bench-ours.js --file /tmp/x.sqlite | --url postgres://… --schema s [--client-dir d]
+ * (`tsx scripts/bench/serve-ours.ts …` runs the same from source.)
  */
 import { parseArgs } from 'node:util';
 import { registry } from '../../resources/index.ts';

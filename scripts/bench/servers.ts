@@ -3,13 +3,14 @@
  * and a server never share an event loop. Started once, stopped at the end, watched in between: a
  * server that dies is an error of the bench, not a slow result.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createWriteStream, existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SERVER_NODE_FLAGS } from '../../src/server/node-flags.ts';
+import { SERVER_MALLOC_ENV, SERVER_NODE_FLAGS } from '../../src/server/node-flags.ts';
+import { buildServer, SERVER_BUILD_DIR } from '../build-server.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -64,7 +65,12 @@ function track(name: string, proc: ChildProcess, port: number): Child {
  * its garbage on demand (`--expose-gc`), so the memory it reports is what it holds.
  */
 function spawnTs(name: string, script: string, args: string[], env: NodeJS.ProcessEnv = {}, nodeArgs: string[] = [], timeoutMs = 60_000, dir = here): Promise<Child> {
-  const proc = spawn(process.execPath, ['--expose-gc', ...nodeArgs, '--import', 'tsx', join(dir, script), ...args], {
+  return spawnNode(name, [...nodeArgs, '--import', 'tsx', join(dir, script)], args, env, timeoutMs);
+}
+
+/** The same for any script (`node --expose-gc <nodeArgs…> <args…>`): the compiled server has no TypeScript to load. */
+function spawnNode(name: string, nodeArgs: string[], args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<Child> {
+  const proc = spawn(process.execPath, ['--expose-gc', ...nodeArgs, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NODE_ENV: 'production', ...env },
   });
@@ -128,7 +134,38 @@ export function startOurs(o: OursOptions, name = 'ours', checkout?: string): Pro
   // The flags `npm start` runs the server with (node-flags.ts): the bench measures the server as it runs.
   const env = o.cacheMb === undefined ? {} : { READ_CACHE_MB: String(o.cacheMb) };
   const dir = checkout ? join(checkout, 'scripts/bench') : here;
+  // Compiled ahead, as `npm start` runs it (serve-ours.ts as scripts/build-server.ts builds it); a tree
+  // from before that build existed runs serve-ours.ts through tsx, as the bench then did.
+  const compiled = compiledOurs(checkout);
+  // With the malloc settings npm start's server runs with on glibc (scripts/start.js); unset elsewhere.
+  const mallocEnv = process.platform === 'linux' ? SERVER_MALLOC_ENV : {};
+  if (compiled) return compiled.then((script) => spawnNode(name, [...SERVER_NODE_FLAGS, ...profile, script], args, { ...mallocEnv, ...env }, 60_000));
   return spawnTs(name, 'serve-ours.ts', args, env, [...SERVER_NODE_FLAGS, ...profile], 60_000, dir);
+}
+
+/** Each tree's compiled bench server, built once a bench run. */
+const compiledBuilds = new Map<string, Promise<string>>();
+
+/**
+ * `dist-server/bench-ours.js` of this tree or of `checkout` (another commit's, ab.ts), built now; undefined
+ * when that tree has no scripts/build-server.ts.
+ */
+function compiledOurs(checkout?: string): Promise<string> | undefined {
+  const key = checkout ?? '';
+  if (checkout && !existsSync(join(checkout, 'scripts/build-server.ts'))) return undefined;
+  let build = compiledBuilds.get(key);
+  if (!build) {
+    build = checkout
+      ? Promise.resolve().then(() => {
+          // Its own build script, with its own options, in a process of its own.
+          const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build-server.ts'], { cwd: checkout, encoding: 'utf8' });
+          if (run.status !== 0) throw new Error(`building the server of ${checkout} failed:\n${run.stderr}`);
+          return join(checkout, SERVER_BUILD_DIR, 'bench-ours.js');
+        })
+      : buildServer().then((built) => built.files['bench-ours']);
+    compiledBuilds.set(key, build);
+  }
+  return build;
 }
 
 export function startCeiling(routesFile: string): Promise<Child> {

@@ -32,5 +32,31 @@ export async function startServer(config: Config = readConfig(), registry: Regis
   if (config.seed)
     console.log(`Demo accounts (password ${DEMO_PASSWORD}): ${ROLES.map(demoEmail).join(', ')}`);
   closeOnSignals(app);
+  collectStartGarbage();
   return app;
+}
+
+/**
+ * How long after the first of its two collections (`collectStartGarbage`) the server runs the second.
+ * V8 gives the young generation back only when a collection finds little allocated since the one before
+ * (under 1 kB a millisecond): the first, as the server begins to listen, has the whole start behind it and
+ * leaves the young generation at 32 MiB; the second, with only an idle server's allocation since, takes it
+ * to 1 MiB (read from the server's own `v8.getHeapSpaceStatistics()`).
+ */
+export const START_GC_DELAY_MS = 10_000;
+
+/**
+ * The garbage of starting (modules run once, the migration's checks, the seed) collected, and the young
+ * generation it grew (32 MiB) given back: with V8's memory reducer off (node-flags.ts) nothing would,
+ * until load came and went. One full collection as the server listens, another START_GC_DELAY_MS later;
+ * an idle server then holds about 30 MiB less (docs/performance.md, "A lean process (issue 54)"). If load
+ * has come by then, the second costs one full collection and the young generation stays as the load has
+ * it. `gc` is there when node runs with `--expose-gc` (SERVER_NODE_FLAGS: `npm start`, the bench);
+ * without it nothing is done.
+ */
+function collectStartGarbage() {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) return;
+  gc();
+  setTimeout(gc, START_GC_DELAY_MS).unref();
 }

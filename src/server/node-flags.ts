@@ -1,6 +1,7 @@
 /**
- * The flags the server's Node.js process runs with: `npm start` (package.json's `start` script) and the
- * bench's server (scripts/bench/servers.ts). V8 reads them when it sets up its heap, so they go on the
+ * The flags the server's Node.js process runs with: `npm start` (package.json's `start` script, which
+ * runs scripts/start.js and then, in the same process, the compiled server) and the bench's server
+ * (scripts/bench/servers.ts). V8 reads them when it sets up its heap, so they go on the
  * command line: set later from inside (`v8.setFlagsFromString`) they changed nothing (tried).
  * tests/unit/node-flags.test.ts checks the start script carries every one.
  *
@@ -23,5 +24,18 @@
  * promoted in a 12 s run against 7–8). With the decision off, 8 servers in 8: 7–11 MB, and the A/B even
  * (docs/performance.md, "The records core's second round, A/B"). What it costs: nothing measured; a
  * site whose objects do live long is copied once more.
+ *
+ * `--expose-gc`: gives the server `gc()`, which it calls once when it listens (main.ts,
+ * `collectStartGarbage`): with the memory reducer off, nothing else would give back what starting left
+ * (about 30 MiB of an idle server: docs/performance.md, "A lean process (issue 54)"). It changes nothing
+ * else V8 does.
  */
-export const SERVER_NODE_FLAGS: readonly string[] = ['--no-memory-reducer', '--no-allocation-site-pretenuring'];
+export const SERVER_NODE_FLAGS: readonly string[] = ['--expose-gc', '--no-memory-reducer', '--no-allocation-site-pretenuring'];
+
+/**
+ * The environment the server's process starts with on glibc (Linux): its malloc hands freed blocks of
+ * 1 MiB and more back at once, where it would otherwise keep each password check's 16 MiB in the thread
+ * that made it. scripts/start.js (plain JavaScript, which cannot import this) says why and sets it;
+ * tests/unit/node-flags.test.ts checks the two agree; the bench starts ours with it.
+ */
+export const SERVER_MALLOC_ENV: Readonly<Record<string, string>> = { MALLOC_MMAP_THRESHOLD_: '1048576' };

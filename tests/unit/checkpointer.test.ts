@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { connect } from '../../src/server/db/connect.ts';
-import { FALLBACK_CHECKPOINT_PAGES } from '../../src/server/db/sqlite/checkpointer.ts';
+import { FALLBACK_CHECKPOINT_PAGES, startCheckpointer } from '../../src/server/db/sqlite/checkpointer.ts';
 
 const MiB = 1024 * 1024;
 
@@ -57,8 +57,8 @@ describe('the checkpointing worker', () => {
     const path = realpathSync(file);
     await sql`create table t (id integer primary key)`.execute(database.db);
     await database.db.insertInto('t').values({ id: 1 }).execute();
-    // The main connection and the worker's.
-    expect(openOn(path)).toBe(2);
+    // The main connection and the worker's (the commit started it; it opens the file on its own thread).
+    await expect.poll(() => openOn(path)).toBe(2);
     await database.close();
     // A worker left running would still hold its connection, and go on checkpointing.
     expect(openOn(path)).toBe(0);
@@ -67,6 +67,30 @@ describe('the checkpointing worker', () => {
       expect(await again.db.selectFrom('t').selectAll().execute()).toEqual([{ id: 1 }]);
     } finally {
       await again.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  // Issue 54: a worker thread is some 9 MiB of the process, so it runs only while there are writes.
+  it('starts at the first commit, stops once writes stop, and starts again at the next', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'checkpointer-'));
+    const file = join(dir, 'db.sqlite');
+    const database = await connect({ file, readWorkers: 0 });
+    const checkpointer = startCheckpointer(file, { idleMs: 200 });
+    try {
+      const { db } = database;
+      await sql`create table t (id integer primary key)`.execute(db);
+      expect(checkpointer.running).toBe(false);
+      checkpointer.wake();
+      expect(checkpointer.running).toBe(true);
+      await expect.poll(() => checkpointer.running).toBe(false);
+      await db.insertInto('t').values({ id: 1 }).execute();
+      checkpointer.wake();
+      expect(checkpointer.running).toBe(true);
+    } finally {
+      await checkpointer.stop();
+      expect(checkpointer.running).toBe(false);
+      await database.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });

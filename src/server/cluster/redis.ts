@@ -4,7 +4,7 @@
  * nothing else). Redis being away never stops or crashes the server: errors are logged once per outage,
  * the clients keep reconnecting, and whoever depends on them asks `ready` before trusting them.
  */
-import { createClient } from 'redis';
+import type { createClient } from 'redis';
 
 export type RedisClient = ReturnType<typeof createClient>;
 
@@ -24,10 +24,12 @@ export const REDIS_START_WAIT_MS = 3_000;
 const RECONNECT_MAX_MS = 2_000;
 
 export async function openRedis(url: string, log: (message: string, error?: unknown) => void): Promise<RedisConnections> {
+  // Loaded here, with REDIS_URL set: a single node never loads node-redis.
+  const redis = await import('redis');
   // Commands fail at once while Redis is away rather than queue without bound (socket.io delivers to its
   // own sockets once its publish failed); subscriptions queue, so they happen when Redis is back.
   const make = (role: string, queueWhileAway = false) => {
-    const client = createClient({
+    const client = redis.createClient({
       url,
       disableOfflineQueue: !queueWhileAway,
       socket: { reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, RECONNECT_MAX_MS) },

@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import SQLite from 'better-sqlite3';
-import pg from 'pg';
+import type { ClientConfig } from 'pg';
 import type { Database } from './types.ts';
 import { ASKED, recordQuery, recordsQuery } from './compiled-queries.ts';
 import { withStatementCache } from './sqlite/sqlite-statements.ts';
@@ -16,9 +16,15 @@ import { FALLBACK_CHECKPOINT_PAGES, startCheckpointer } from './sqlite/checkpoin
 import { attachReadPool, parseReadWorkers, ReadPool } from './sqlite/read-pool.ts';
 import { prepareReadingStatements } from './postgres/pg-statements.ts';
 import { batchRecords, parseBatchRecords } from './postgres/record-batches.ts';
-import { parsePipelines, PgPipelines, pipelinedKysely } from './postgres/pg-pipeline.ts';
 
 export type { Database, Engine } from './types.ts';
+
+/**
+ * pg and the pipelines built on it, loaded only when a PostgreSQL database is used: a server on SQLite
+ * never loads them, nor Node's own fetch, which pg's first import sets up (it asks `Response` whether it
+ * runs on Cloudflare): 14 MiB of the idle process (docs/performance.md, "A lean process (issue 54)").
+ */
+const loadPg = async () => (await import('pg')).default;
 
 export interface ConnectOptions {
   /** `postgres://…` for PostgreSQL; anything else (or nothing) means SQLite at `file`. */
@@ -52,10 +58,18 @@ export async function connect(options: ConnectOptions): Promise<Database> {
   // The WAL is copied into the database (and both fsynced) by a worker thread, so no commit waits for
   // it (sqlite/checkpointer.ts); this connection does it itself only if the worker falls far behind.
   sqlite.pragma(`wal_autocheckpoint = ${file === ':memory:' ? 1000 : FALLBACK_CHECKPOINT_PAGES}`);
-  const checkpointer = file === ':memory:' ? undefined : await startCheckpointer(file);
+  // The worker runs while there are writes: each commit wakes it (sqlite/checkpointer.ts).
+  const checkpointer = file === ':memory:' ? undefined : startCheckpointer(file);
   // Write transactions that come together share one commit, each acknowledged after it (sqlite/group-commit.ts);
   // the rows they queued for the search index are indexed just before it (sqlite/search-pending.ts).
-  const dialect = new GroupCommitSqliteDialect(sqlite, withStatementCache(sqlite), { beforeCommit: searchQueueFlusher(sqlite) });
+  const flushSearchQueue = searchQueueFlusher(sqlite);
+  const beforeCommit = checkpointer
+    ? () => {
+        flushSearchQueue();
+        checkpointer.wake();
+      }
+    : flushSearchQueue;
+  const dialect = new GroupCommitSqliteDialect(sqlite, withStatementCache(sqlite), { beforeCommit });
   const db = new Kysely<any>({ dialect });
   // Records read one at a time run together with the others of their turn (sqlite/group-commit.ts `readInTurn`).
   attachTurnReads(db, dialect.driver);
@@ -76,13 +90,15 @@ export async function connect(options: ConnectOptions): Promise<Database> {
 
 async function connectPostgres(url: string, schema?: string, pipelinesOption?: number): Promise<Database> {
   if (schema && !/^\w+$/.test(schema)) throw new Error(`Invalid schema name '${schema}'`);
+  const pg = await loadPg();
+  const { parsePipelines, PgPipelines, pipelinedKysely } = await import('./postgres/pg-pipeline.ts');
   if (schema) {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     await client.query(`create schema if not exists "${schema}"`);
     await client.end();
   }
-  const config: pg.ClientConfig = { connectionString: url, ...(schema ? { options: `-c search_path="${schema}"` } : {}) };
+  const config: ClientConfig = { connectionString: url, ...(schema ? { options: `-c search_path="${schema}"` } : {}) };
   const pool = new pg.Pool({ ...config, max: 10 });
   // Each connection prepares the reads it runs, once (postgres/pg-statements.ts).
   pool.on('connect', (client) => prepareReadingStatements(client));
@@ -117,6 +133,7 @@ export async function exclusively<T>(database: Database, work: () => Promise<T>)
 /** Drops a PostgreSQL schema and everything in it (test clean-up). */
 export async function dropSchema(url: string, schema: string) {
   if (!/^\w+$/.test(schema)) throw new Error(`Invalid schema name '${schema}'`);
+  const pg = await loadPg();
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   // An extension made in this schema (by an older migration) moves out first: dropping it would drop

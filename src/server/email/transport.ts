@@ -3,7 +3,11 @@
  * connections). Short timeouts: an email is sent while a person waits for an answer, and a mail server
  * that does not answer must not hold that request for nodemailer's default two minutes.
  */
-import nodemailer, { type Transporter } from 'nodemailer';
+import { createRequire } from 'node:module';
+import type { Transporter } from 'nodemailer';
+
+/** nodemailer, loaded when the first transport is made (SMTP_URL set): without one it is never loaded. */
+const loadNodemailer = () => createRequire(import.meta.url)('nodemailer') as typeof import('nodemailer');
 
 /** How long to wait for the SMTP server to accept a connection, greet, or answer a command. */
 export const SMTP_TIMEOUT_MS = 10_000;
@@ -18,7 +22,7 @@ export function transportFor(smtpUrl: string): Transporter {
     const url = new URL(smtpUrl);
     for (const name of ['connectionTimeout', 'greetingTimeout', 'socketTimeout'])
       if (!url.searchParams.has(name)) url.searchParams.set(name, String(SMTP_TIMEOUT_MS));
-    transport = nodemailer.createTransport(url.toString());
+    transport = loadNodemailer().createTransport(url.toString());
     transports.set(smtpUrl, transport);
   }
   return transport;

@@ -3,7 +3,9 @@
  * `GET /api/docs` (the same, as a page), plus a record of every route the app registers, which the
  * tests hold the document to.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from '../../manifest/index.ts';
 import { guard } from '../auth/guard.ts';
@@ -40,13 +42,18 @@ export function recordRoutes(app: FastifyInstance) {
   });
 }
 
-/** The package's version, for the document's `info.version`. */
+/**
+ * The package's version, for the document's `info.version`: from the nearest package.json above this
+ * file, which is src/server/openapi/ run from source and dist-server/chunks/ built (scripts/build-server.ts).
+ */
 function packageVersion(): string {
   try {
-    return JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).version ?? '0.0.0';
+    for (let dir = dirname(fileURLToPath(import.meta.url)); dir !== dirname(dir); dir = dirname(dir))
+      if (existsSync(join(dir, 'package.json'))) return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version ?? '0.0.0';
   } catch {
-    return '0.0.0';
+    // unreadable: no version
   }
+  return '0.0.0';
 }
 
 /**

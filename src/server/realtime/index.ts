@@ -4,9 +4,9 @@
  * go to the user's room. With REDIS_URL, socket.io's sharded Redis adapter carries emits and
  * disconnections to the sockets held by the other nodes.
  */
+import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
 import { Server } from 'socket.io';
-import { createShardedAdapter } from '@socket.io/redis-adapter';
 import { roleRoom, SOCKET_EVENTS, SOCKET_MAX_MESSAGE_BYTES, SOCKET_PATH, userRoom, type UnreadAnswer } from '../../features/notifications/contract.ts';
 import type { TrustProxy } from '../config.ts';
 import type { RedisClient } from '../cluster/redis.ts';
@@ -48,6 +48,9 @@ export interface RealtimeOptions {
   trustProxy: TrustProxy;
 }
 
+/** socket.io's Redis adapter, loaded only when there are other nodes (REDIS_URL): a single node never loads it. */
+const redisAdapter = () => createRequire(import.meta.url)('@socket.io/redis-adapter') as typeof import('@socket.io/redis-adapter');
+
 export function registerRealtime(app: FastifyInstance, { db, allowedOrigins, trustProxy }: RealtimeOptions) {
   const cluster = app.cluster;
   const io = new Server(app.server, {
@@ -60,7 +63,7 @@ export function registerRealtime(app: FastifyInstance, { db, allowedOrigins, tru
       ? {
           // "static": every node hears every room's emits on two channels (no per-room subscription that a
           // fresh socket's first notification could overtake).
-          adapter: createShardedAdapter(cluster.redis.pub, quietSubscriber(cluster.redis.adapterSub, (error) => app.log.error(error)), {
+          adapter: redisAdapter().createShardedAdapter(cluster.redis.pub, quietSubscriber(cluster.redis.adapterSub, (error) => app.log.error(error)), {
             channelPrefix: `${cluster.prefix}:socket.io`,
             subscriptionMode: 'static',
           }),

@@ -4,7 +4,6 @@
  * and signed with our VAPID key by web-push. A 404 or 410 means the browser dropped the subscription:
  * it is deleted. Any other failure (a redirect included: web-push never follows one) is logged.
  */
-import webpush, { WebPushError } from 'web-push';
 import type { NotificationWire } from '../../notifications/contract.ts';
 import { PUSH_SUBSCRIPTIONS } from '../../../../resources/push.ts';
 import type { Db, Row } from '../../../server/records/index.ts';
@@ -69,6 +68,8 @@ export async function pushToRole(context: SendContext, n: NotificationWire, role
 }
 
 async function sendOne(context: SendContext, row: Row, payload: string): Promise<void> {
+  // Loaded at the first push a node sends: a node that sends none never loads web-push.
+  const { default: webpush } = await import('web-push');
   const endpoint = String(row.endpoint);
   let agent;
   try {
@@ -86,7 +87,7 @@ async function sendOne(context: SendContext, row: Row, payload: string): Promise
       agent,
     });
   } catch (error) {
-    const status = error instanceof WebPushError ? error.statusCode : undefined;
+    const status = error instanceof webpush.WebPushError ? error.statusCode : undefined;
     if (status === 404 || status === 410) {
       await context.db.deleteFrom(PUSH_SUBSCRIPTIONS).where('id', '=', row.id as string).execute();
       return;

@@ -5,7 +5,6 @@
  * and then reads back what is stored, so both use the one that won.
  */
 import { hostname } from 'node:os';
-import webpush from 'web-push';
 import { SETTINGS, getSetting } from '../../../server/settings/index.ts';
 import type { Db } from '../../../server/records/index.ts';
 
@@ -20,6 +19,8 @@ export interface VapidKeys {
 export async function loadVapidKeys(db: Db): Promise<VapidKeys> {
   const stored = await getSetting(db, VAPID_SETTING);
   if (stored) return JSON.parse(stored) as VapidKeys;
+  // web-push is loaded only to make the pair, once per database, and to send (send.ts).
+  const { default: webpush } = await import('web-push');
   const made = webpush.generateVAPIDKeys();
   await db
     .insertInto(SETTINGS)

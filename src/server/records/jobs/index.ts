@@ -5,7 +5,6 @@
  */
 import type { Registry } from '../../../manifest/index.ts';
 import type { Database } from '../../db/types.ts';
-import { startPgBossRunner } from './postgres.ts';
 import { declaredJobs, type RunnerDeps } from './run.ts';
 import type { JobRunner } from './runner.ts';
 import { startSqliteRunner } from './sqlite.ts';
@@ -18,5 +17,6 @@ export function startJobRunner(database: Database, registry: Registry, options: 
   const deps = { db: database.db, registry, ...options };
   // Nothing declared, nothing to run: no polling, and no pg-boss tables made.
   if (!declaredJobs(registry).length) return Promise.resolve({ stop: async () => {} });
-  return database.engine === 'postgres' ? startPgBossRunner(deps) : startSqliteRunner(deps);
+  // pg-boss (and pg under it) is loaded only on PostgreSQL.
+  return database.engine === 'postgres' ? import('./postgres.ts').then(({ startPgBossRunner }) => startPgBossRunner(deps)) : startSqliteRunner(deps);
 }
