@@ -14,3 +14,5 @@ export { newId } from '../db/id.ts';
 export { fromStoredBoolean } from '../db/repository.ts';
 /** The labels of the records reference fields name, read in one query per referenced resource. */
 export { referenceLabels, type ReferenceLabels } from '../db/labels.ts';
+// What a write's transaction read of its parents, titles among them (declared notifications name them).
+export { parentKey, parentsReadIn } from './parents.ts';

@@ -30,6 +30,16 @@ export const parentKey = (resource: string, by: string, key: unknown) => `${reso
 /** The parent a reference field `f` names by `key`: where it is looked up and the column that finds it. */
 export const parentOfField = (f: FieldDef, key: unknown) => ({ resource: f.reference!, by: f.referenceBy ?? 'id', key });
 
+/**
+ * What each transaction has read of its parents, so that what the write goes on to do in it (a declared
+ * notification naming the product's seller) reads their titles from here, not in a statement of its own
+ * (`parentsReadIn`). Keyed by the transaction: gone with it, and a write tried again starts empty.
+ */
+const readIn = new WeakMap<object, Parents>();
+
+/** The parents `trx` has read so far (`readParents`), with the columns each was read for. */
+export const parentsReadIn = (trx: Db): Parents | undefined => readIn.get(trx);
+
 /** Reads every wanted parent in one statement (none when nothing is wanted). */
 export async function readParents(trx: Db, registry: Registry, wanted: readonly ParentWanted[]): Promise<Parents> {
   const merged = new Map<string, { resource: string; by: string; key: unknown; columns: Set<string> }>();
@@ -67,5 +77,7 @@ export async function readParents(trx: Db, registry: Registry, wanted: readonly 
     kept[column] = row[alias];
     parents.set(k, kept);
   }
+  const earlier = readIn.get(trx);
+  readIn.set(trx, earlier ? new Map([...earlier, ...parents]) : parents);
   return parents;
 }

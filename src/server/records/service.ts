@@ -13,7 +13,7 @@ import { RECYCLE_BIN } from '../../../resources/system.ts';
 import { HttpError, notFound } from '../errors.ts';
 import { findBy, list, toRecord, type Db, type Narrow, type Row } from '../db/repository.ts';
 import { parseListQuery } from '../db/list-query.ts';
-import { audit, type Actor, type AuditEntry } from './audit.ts';
+import { audit, withDeferredAudit, type Actor, type AuditEntry } from './audit.ts';
 import { findReachable, ownedInput, reachOf, whereReachable, type Reach } from './ownership.ts';
 import { createRecord, removeRecord, updateRecord, type WriteContext } from './writes.ts';
 import { restoreRecord } from './restore.ts';
@@ -52,6 +52,13 @@ function asHttp(error: unknown): unknown {
  * beside the record (its notifications: declared.ts), so it commits with the write or not at all.
  */
 export type WithinWrite = (trx: Db, record: Row) => Promise<void>;
+
+/** What a create or update does besides the record: see `WithinWrite` and `WriteContext.labelled`. */
+export interface WriteOptions {
+  within?: WithinWrite;
+  /** Reference fields whose records' titles `within` will need: read with the write's parents. */
+  labelled?: readonly string[];
+}
 
 export class RecordsService {
   readonly db: Db;
@@ -96,7 +103,8 @@ export class RecordsService {
   /** Runs `work` in one transaction (the caller's when it is in one), then drops what it wrote from the cache. */
   async transaction<T>(work: (records: RecordsService) => Promise<T>): Promise<T> {
     try {
-      return this.db.isTransaction ? await work(this) : await this.db.transaction().execute((trx) => work(this.within(trx)));
+      // Its audit entries written together at its end (audit.ts `withDeferredAudit`).
+      return this.db.isTransaction ? await work(this) : await this.db.transaction().execute((trx) => withDeferredAudit(trx, () => work(this.within(trx))));
     } catch (error) {
       throw asHttp(error);
     } finally {
@@ -176,13 +184,13 @@ export class RecordsService {
    * Creates a record from validated input: the owner filled in or checked for the writer's role, then
    * `beforeChange`, the insert and its steps, then `afterChange`, all in one transaction.
    */
-  async create(resource: ResourceDef | string, input: Row, options: { within?: WithinWrite } = {}): Promise<Row> {
+  async create(resource: ResourceDef | string, input: Row, options: WriteOptions = {}): Promise<Row> {
     const r = this.resource(resource);
     const hooks = this.hooksOf(r);
     const within = options.within;
     this.wrote(r.name);
     try {
-      return await createRecord(this.db, this.registry, r, input, this.context(), {
+      return await createRecord(this.db, this.registry, r, input, { ...this.context(), labelled: options.labelled }, {
         before: async (trx, data) => {
           const owned = this.user ? await ownedInput(trx, this.registry, r, this.user, data, true) : data;
           const changed = hooks.beforeChange ? await hooks.beforeChange({ ...this.hookContext(r, trx), operation: 'create', data: owned }) : owned;
@@ -216,7 +224,7 @@ export class RecordsService {
     resource: ResourceDef | string,
     id: string,
     input: Row | (() => Row),
-    options: { ifMatch?: number; reach?: Reach; transition?: string; action?: string; within?: WithinWrite } = {},
+    options: WriteOptions & { ifMatch?: number; reach?: Reach; transition?: string; action?: string } = {},
   ): Promise<Row> {
     const r = this.resource(resource);
     const hooks = this.hooksOf(r);
@@ -227,7 +235,7 @@ export class RecordsService {
         const current = await findReachable(trx, this.registry, r, options.reach ?? this.reach(r), 'id', id);
         if (!current) throw notFound(`${r.label} not found.`);
         const given = typeof input === 'function' ? input() : input;
-        const context: WriteContext = { ...this.context(), ifMatch: options.ifMatch };
+        const context: WriteContext = { ...this.context(), ifMatch: options.ifMatch, labelled: options.labelled };
         return updateRecord(trx, this.registry, r, id, given, context, {
           current,
           before: async (inner, data, previous) => {
@@ -322,6 +330,6 @@ export class RecordsService {
   }
 
   private inTransaction<T>(work: (trx: Db) => Promise<T>): Promise<T> {
-    return this.db.isTransaction ? work(this.db) : this.db.transaction().execute(work);
+    return this.db.isTransaction ? work(this.db) : this.db.transaction().execute((trx) => withDeferredAudit(trx, () => work(trx)));
   }
 }

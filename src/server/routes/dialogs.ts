@@ -55,13 +55,13 @@ export function registerDialog(
   let handler: (request: FastifyRequest, reply: FastifyReply, notices?: DeclaredNotices) => Promise<unknown>;
   switch (d.kind) {
     case 'create':
-      handler = async (request, _reply, notices) => recordsOf(request, db, registry).create(r, storedBody(request), { within: notices?.store });
+      handler = async (request, _reply, notices) => recordsOf(request, db, registry).create(r, storedBody(request), { within: notices?.store, labelled: notices?.labelled });
       break;
     case 'update':
       // An owned record's body is judged once the record is found: out of reach is a 404, not a 400
       // telling it exists. Where every row is reachable, the body is judged first, as it always was.
       handler = async (request, _reply, notices) =>
-        recordsOf(request, db, registry).update(r, id(request), r.access.owner ? () => storedBody(request) : storedBody(request), { ifMatch: ifMatchOf(request), within: notices?.store });
+        recordsOf(request, db, registry).update(r, id(request), r.access.owner ? () => storedBody(request) : storedBody(request), { ifMatch: ifMatchOf(request), within: notices?.store, labelled: notices?.labelled });
       break;
     case 'remove':
       handler = async (request) => recordsOf(request, db, registry).remove(r, id(request), { recycle: d.recycle });

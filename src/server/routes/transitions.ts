@@ -37,6 +37,7 @@ export function registerTransitions(app: FastifyInstance, db: Db, registry: Regi
             ifMatch: ifMatchOf(request),
             transition: t.name,
             within: notices?.store,
+            labelled: notices?.labelled,
           });
         } catch (error) {
           if (error instanceof StaleVersion)

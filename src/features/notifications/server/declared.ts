@@ -8,7 +8,7 @@ import type { NotifyDef, Registry, ResourceDef } from '../../../manifest/index.t
 import type { Db, Row } from '../../../server/records/index.ts';
 import { actorOf } from '../../../server/records/audit.ts';
 import { ACCOUNTS } from '../../../server/records/ownership.ts';
-import { referenceLabels, type ReferenceLabels } from '../../../server/records/index.ts';
+import { parentKey, parentsReadIn, referenceLabels, type ReferenceLabels } from '../../../server/records/index.ts';
 import { formatMoney } from '../../../domain/money.ts';
 import { deliver, deliverToRole, storeBroadcast, storeNotifications, type BroadcastInput, type NotifyInput } from './notify.ts';
 import type { NotificationWire } from '../contract.ts';
@@ -47,11 +47,35 @@ export function fill(text: string, record: Row, r: ResourceDef, labels?: Referen
   });
 }
 
-/** The reference fields `texts` name (`{category}`), by their labels for `record`: one query per referenced resource. */
-export async function namedReferenceLabels(db: Db, registry: Registry, r: ResourceDef, record: Row, texts: readonly string[]): Promise<ReferenceLabels> {
+/** The reference fields of `r` that `texts` name (`{category}`). */
+function namedReferences(r: ResourceDef, texts: readonly string[]) {
   const named = new Set(texts.flatMap((t) => [...t.matchAll(/\{(\w+)\}/g)].map((m) => m[1])));
-  const fields = r.fields.filter((f) => f.kind === 'reference' && named.has(f.name));
-  return fields.length ? referenceLabels(db, registry, fields, [record]) : new Map();
+  return r.fields.filter((f) => f.kind === 'reference' && named.has(f.name));
+}
+
+/**
+ * The reference fields `texts` name (`{category}`), by their labels for `record`: from what the write's
+ * transaction read of its parents when it asked for their titles (`labelled`, parents.ts), else one
+ * query per referenced resource.
+ */
+export async function namedReferenceLabels(db: Db, registry: Registry, r: ResourceDef, record: Row, texts: readonly string[]): Promise<ReferenceLabels> {
+  const fields = namedReferences(r, texts);
+  if (!fields.length) return new Map();
+  const labels: ReferenceLabels = new Map();
+  const read = parentsReadIn(db);
+  const unread = fields.filter((f) => {
+    const value = record[f.name];
+    if (!read || typeof value !== 'string' || !value) return true;
+    const title = registry.resource(f.reference!).title;
+    const parent = read.get(parentKey(f.reference!, f.referenceBy ?? 'id', value));
+    // Read, but not for its title (or not found): asked below, as before.
+    if (!parent || !(title in parent)) return true;
+    const label = parent[title];
+    labels.set(f.name, new Map(label === null || label === undefined || label === '' ? [] : [[value, String(label)]]));
+    return false;
+  });
+  if (unread.length) for (const [name, found] of await referenceLabels(db, registry, unread, [record])) labels.set(name, found);
+  return labels;
 }
 
 function matches(when: NotifyDef['when'], record: Row): boolean {
@@ -79,6 +103,11 @@ export interface DeclaredNotices {
   store(trx: Db, record: Row): Promise<void>;
   /** Tells the people and roles stored for, once the transaction committed. */
   deliver(): Promise<void>;
+  /**
+   * The reference fields the texts name: the write reads their records' titles with its parents
+   * (records/writes.ts `WriteContext.labelled`), so storing costs no statement of its own for them.
+   */
+  labelled: readonly string[];
 }
 
 /**
@@ -93,6 +122,7 @@ export function declaredNotices(request: FastifyRequest, db: Db, registry: Regis
   let stored: NotificationWire[] = [];
   const toRoles: { wire: NotificationWire; input: BroadcastInput }[] = [];
   return {
+    labelled: namedReferences(r, declared.flatMap((n) => [n.title, n.message])).map((f) => f.name),
     async store(trx, record) {
       // A write tried again (a slug taken meanwhile) stores them again: only the last try's are told.
       toRoles.length = 0;
