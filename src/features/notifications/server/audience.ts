@@ -42,16 +42,33 @@ export const readKey = (notificationId: string, userId: string) => `${notificati
 const unreadOwn = sql<SqlBool>`(${sql.ref(`${NOTIFICATIONS_TABLE}.isRead`)} = 0 or ${sql.ref(`${NOTIFICATIONS_TABLE}.isRead`)} is null)`;
 
 /** True where the person has read a notification to their role. */
-const readOfRole = (p: Person): RawBuilder<SqlBool> =>
+const readOfRole = (p: Person | PersonById): RawBuilder<SqlBool> =>
   sql<SqlBool>`exists (select 1 from ${sql.table(NOTIFICATION_READS)} where ${sql.ref(`${NOTIFICATION_READS}.id`)} = ${sql.ref(`${NOTIFICATIONS_TABLE}.id`)} || ${`:${p.id}`})`;
 
+/**
+ * A person known by their account's id alone: the statement that needs their role and age reads them
+ * from the accounts itself, so counting what they have unread after a notification is stored is one
+ * round trip on the way to their socket, not two (issue 54, live delivery). An account that is gone has
+ * no role: only rows to its id would count.
+ */
+export interface PersonById {
+  id: string;
+  byId: true;
+}
+
+/** The account's column `column` of `p`, read in the statement. */
+const accountColumn = (p: PersonById, column: string) => sql`(select ${sql.ref(`users.${column}`)} from ${sql.table('users')} where ${sql.ref('users.id')} = ${p.id})`;
+
 /** The notifications `p` sees as theirs (read from the `userId` index: their id and their role's audience). */
-export function visibleTo(eb: ExpressionBuilder<any, any>, p: Person) {
+export function visibleTo(eb: ExpressionBuilder<any, any>, p: Person | PersonById) {
+  const byId = 'byId' in p;
   const toRole = [
-    eb(`${NOTIFICATIONS_TABLE}.userId`, '=', roleAudience(p.role)),
+    eb(`${NOTIFICATIONS_TABLE}.userId`, '=', byId ? sql<string>`(${roleAudience('')} || ${accountColumn(p, 'role')})` : roleAudience(p.role)),
     eb.or([eb(`${NOTIFICATIONS_TABLE}.exceptUserId`, 'is', null), eb(`${NOTIFICATIONS_TABLE}.exceptUserId`, '!=', p.id)]),
   ];
-  if (p.createdAt) toRole.push(eb(`${NOTIFICATIONS_TABLE}.createdAt`, '>=', p.createdAt));
+  // An account without a creation time sees its role's every notification (no bound).
+  if (byId) toRole.push(eb(`${NOTIFICATIONS_TABLE}.createdAt`, '>=', sql<string>`coalesce(${accountColumn(p, 'createdAt')}, '')`));
+  else if (p.createdAt) toRole.push(eb(`${NOTIFICATIONS_TABLE}.createdAt`, '>=', p.createdAt));
   return eb.or([eb(`${NOTIFICATIONS_TABLE}.userId`, '=', p.id), eb.and(toRole)]);
 }
 
@@ -60,11 +77,11 @@ export const readBy = (p: Person): RawBuilder<SqlBool> =>
   sql<SqlBool>`(case when ${sql.ref(`${NOTIFICATIONS_TABLE}.userId`)} = ${p.id} then not ${unreadOwn} else ${readOfRole(p)} end)`;
 
 /** The unread among what `p` sees. */
-export const unreadBy = (p: Person): RawBuilder<SqlBool> =>
+export const unreadBy = (p: Person | PersonById): RawBuilder<SqlBool> =>
   sql<SqlBool>`(case when ${sql.ref(`${NOTIFICATIONS_TABLE}.userId`)} = ${p.id} then ${unreadOwn} else not ${readOfRole(p)} end)`;
 
 /** How many of what `p` sees are unread. */
-export async function unreadCountOf(db: Db | Kysely<any>, p: Person): Promise<number> {
+export async function unreadCountOf(db: Db | Kysely<any>, p: Person | PersonById): Promise<number> {
   const row = await db
     .selectFrom(NOTIFICATIONS_TABLE)
     .select((eb) => eb.fn.countAll().as('n'))

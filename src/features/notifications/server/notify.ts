@@ -14,7 +14,7 @@ import { fromStoredBoolean, newId, VERSION, type Db, type Row } from '../../../s
 import { RecordsService } from '../../../server/records/service.ts';
 import type { Actor } from '../../../server/records/audit.ts';
 import { roleAudience, type NotificationWire } from '../contract.ts';
-import { findPerson, unreadCountOf } from './audience.ts';
+import { unreadCountOf } from './audience.ts';
 
 /** The table the notifications live in (resources/notifications.ts). */
 export { NOTIFICATIONS_TABLE };
@@ -67,11 +67,11 @@ export const unread = sql<boolean>`(${sql.ref('isRead')} = 0 or ${sql.ref('isRea
 
 /**
  * How many of `userId`'s notifications are unread: their own and their role's (audience.ts), read from
- * the `userId` index. An account that is gone has none.
+ * the `userId` index, in one statement. An account that is gone has no role: only its own rows count.
  */
 export async function unreadCount(db: Db, userId: string): Promise<number> {
-  const person = await findPerson(db, userId);
-  return person ? unreadCountOf(db, person) : 0;
+  // One statement: the person's role and age are read in it (audience.ts `PersonById`).
+  return unreadCountOf(db, { id: userId, byId: true });
 }
 
 /**
