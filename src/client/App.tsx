@@ -40,18 +40,20 @@ const loadPages = () => import('./shell/pages.ts');
 const loadScreenRoutes = () => import('./areas/routes.tsx');
 
 const loadDashboard = () => import('./shell/Dashboard.tsx');
-const loadListScreen = () => import('./generate/ListScreen.tsx');
 
 /**
  * The code the first screens after sign-in need (layout, registry, resources, landing page, list
  * screen), fetched and evaluated while the sign-in page is idle: the person types for seconds, and
- * then does not wait on a chain of chunks after pressing Sign in (issue 51.10). Not the form code
- * (RJSF): that waits for the layout's own idle warm-up (dialogs/warm-up.tsx).
+ * then does not wait on a chain of chunks after pressing Sign in (issue 51.10). Loaded so, the layout
+ * and the landing page render at once, and a role's resources are given synchronously: nothing
+ * suspends on the way from Sign in to a list (each suspension costs React's 300 ms reveal throttle,
+ * deferred.tsx). Not the form code (RJSF): that waits for the layout's own idle warm-up
+ * (dialogs/warm-up.tsx).
  */
 function warmSignedInCode() {
   const idle = globalThis.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 200));
   idle(() => {
-    for (const load of [loadLayout, loadRegistry, loadResources, loadScreenRoutes, loadDashboard, loadListScreen]) void load().catch(() => {});
+    for (const load of [AppLayout.preload, loadGenerate, Dashboard.preload]) void load().catch(() => {});
   });
 }
 
@@ -91,9 +93,17 @@ const Dashboard = deferred(() => loadDashboard().then((m) => m.Dashboard), <Shel
 
 let generate: ((role: unknown) => ReactElement[]) | undefined;
 
+/** The resources' and the hand-written screens' code (with the list screen's), then `generate` is set. */
+function loadGenerate(): Promise<unknown> {
+  return Promise.all([loadResources(), loadRegistry(), loadScreenRoutes()]).then(async ([m, registry, screens]) => {
+    await m.preloadListScreen();
+    generate ??= (r) => [...m.generatedResources(registry, r), screens.screenRoutes()];
+  });
+}
+
 /**
  * The resources a role may see, and the routes of the hand-written screens. Their code is fetched
- * once a role is known, the layout's beside it.
+ * once a role is known, the layout's beside it (or earlier: warmSignedInCode).
  * Once loaded the answer is synchronous again: react-admin swaps the layout for its loading page
  * while a promised answer is pending, which must happen once at most.
  */
@@ -101,12 +111,9 @@ function resourcesFor(role: unknown): ReactElement[] | Promise<ReactElement[]> {
   if (!role) return [];
   if (generate) return generate(role);
   // The layout's and the landing page's code beside the resources', not each after the one before renders.
-  void loadLayout();
-  void loadDashboard();
-  return Promise.all([loadResources(), loadRegistry(), loadScreenRoutes()]).then(([m, registry, screens]) => {
-    generate = (r) => [...m.generatedResources(registry, r), screens.screenRoutes()];
-    return generate(role);
-  });
+  void AppLayout.preload().catch(() => {});
+  void Dashboard.preload().catch(() => {});
+  return loadGenerate().then(() => generate!(role));
 }
 
 const defaults = { dataProvider: createDataProvider(loadRegistry), authProvider: createAuthProvider() };

@@ -9,7 +9,11 @@
  *  - next page: the next page is read while the first is looked at, so its rows come with the click
  *    while the list's own request for them is held;
  *  - search: a query typed further cancels the request of the query before it, and each settled query
- *    is asked once.
+ *    is asked once;
+ *  - drawing: what a list's change leaves as it was is not drawn again. React's own commits are counted
+ *    (the hook React DevTools uses, installed before the app loads): a next page or a search draws no
+ *    entry of the side menu, a search draws no row before its answer comes, and a row's tooltips are
+ *    not drawn until the pointer (or the keyboard's focus) reaches their button.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,6 +30,8 @@ const LIST_PATH = `/${listPath(products)}`;
 const CURRENT_USER = '/getcurrentuser';
 /** The first row's title cell (react-admin classes a cell `column-<source>`). */
 const FIRST_TITLE = `main tbody tr:first-child td.column-${products.title}`;
+/** The rows of a list page. */
+const PER_PAGE = 25;
 
 /** A list read of products (not a read of one, nor of another resource), with its query. */
 function listRead(request: Request) {
@@ -59,6 +65,68 @@ describe.skipIf(!hasChromium)('the speed a person feels, by its causes', () => {
     page.on('request', (r) => requests.push(r));
     page.on('requestfailed', (r) => failed.push(r));
     return { page, requests, failed };
+  }
+
+  /**
+   * Counts, from `start()` to `stop()`, the components React draws whose first element lies inside
+   * `selector` (each function or class component that ran, as React DevTools' hook is told at each
+   * commit: a component is new in a commit's tree, or cloned for it, and performed work).
+   */
+  async function countDraws(page: Page) {
+    await page.addInitScript(() => {
+      const w = window as unknown as Record<string, unknown>;
+      let commit = 0;
+      const seen = new WeakMap<object, number>();
+      const counts = new Map<string, number>();
+      let selectors: string[] = [];
+      type Fiber = { tag: number; flags: number; child: Fiber | null; sibling: Fiber | null; stateNode: unknown };
+      const elementOf = (f: Fiber): Element | null => {
+        for (let n: Fiber | null = f; n; n = n.child) if (n.tag === 5 && n.stateNode instanceof Element) return n.stateNode;
+        return null;
+      };
+      const walk = (root: Fiber) => {
+        commit++;
+        const stack: Fiber[] = [root];
+        while (stack.length) {
+          const f = stack.pop()!;
+          const fresh = seen.get(f) !== commit - 1;
+          seen.set(f, commit);
+          // Function (0), class (1), forwardRef (11) and memo (14, 15) components that ran in this commit.
+          if (fresh && (f.flags & 1) === 1 && [0, 1, 11, 14, 15].includes(f.tag) && selectors.length) {
+            const el = elementOf(f);
+            for (const sel of selectors) if (el?.closest(sel)) counts.set(sel, (counts.get(sel) ?? 0) + 1);
+          }
+          if (f.sibling) stack.push(f.sibling);
+          if (f.child) stack.push(f.child);
+        }
+      };
+      w.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+        supportsFiber: true,
+        renderers: new Map(),
+        inject: () => 1,
+        onCommitFiberRoot: (_id: number, root: { current: Fiber }) => walk(root.current),
+        onCommitFiberUnmount: () => {},
+        onPostCommitFiberRoot: () => {},
+        onScheduleFiberRoot: () => {},
+        checkDCE: () => {},
+        isDisabled: false,
+      };
+      w.__draws = {
+        start: (sels: string[]) => {
+          counts.clear();
+          selectors = sels;
+        },
+        stop: () => {
+          const out = Object.fromEntries(selectors.map((sel) => [sel, counts.get(sel) ?? 0]));
+          selectors = [];
+          return out;
+        },
+      };
+    });
+    return {
+      start: (selectors: string[]) => page.evaluate((sels) => (window as unknown as { __draws: { start(s: string[]): void } }).__draws.start(sels), selectors),
+      stop: () => page.evaluate(() => (window as unknown as { __draws: { stop(): Record<string, number> } }).__draws.stop()),
+    };
   }
 
   async function fillSignIn(page: Page) {
@@ -157,5 +225,58 @@ describe.skipIf(!hasChromium)('the speed a person feels, by its causes', () => {
     // Each settled query was asked once.
     expect(asked(prefix)).toHaveLength(1);
     expect(asked(word!)).toHaveLength(1);
+  });
+
+  it('draws no menu entry for a next page or a search, no row before a search is answered, and no row tooltip until pointed at', async () => {
+    const { page } = await newPage();
+    const draws = await countDraws(page);
+    await fillSignIn(page);
+    await toProducts(page);
+    // The menu's entries, and the table's cells (what a row shows).
+    const MENU = '.RaSidebar [role="menuitem"]';
+    const CELLS = 'main tbody td';
+    const ROWS = 'main tbody';
+    // A row's action buttons carry no tooltip until one is wanted (MUI marks the child of each tooltip it draws).
+    const actions = page.locator(`${ROWS} td:last-of-type button`);
+    await actions.first().waitFor();
+    expect(await actions.count()).toBeGreaterThan(0);
+    expect(await page.locator(`${ROWS} [data-mui-internal-clone-element]`).count()).toBe(0);
+    const first = await page.locator(FIRST_TITLE).textContent();
+    await page.waitForLoadState('networkidle');
+
+    // The next page: its rows are drawn, the menu is not.
+    await draws.start([MENU, CELLS]);
+    await page.getByRole('button', { name: /next page/i }).click();
+    await expect.poll(() => page.locator(FIRST_TITLE).textContent()).not.toBe(first);
+    await page.waitForLoadState('networkidle');
+    const paged = await draws.stop();
+    expect(paged[CELLS], 'the new rows are drawn').toBeGreaterThan(0);
+    expect(paged[MENU], 'components of the menu drawn for a next page').toBe(0);
+
+    // A search, its answer held: neither the menu nor the rows are drawn while it is on its way.
+    const titles = await page.locator(`${ROWS} td.column-${products.title}`).allTextContents();
+    const word = titles.flatMap((t) => t.split(/[^\p{L}]+/u)).find((w) => w.length >= 5);
+    expect(word).toBeTruthy();
+    const held: Route[] = [];
+    await page.route(`**${LIST_PATH}?*`, (route) => {
+      if (listRead(route.request())?.filter.q !== undefined) held.push(route);
+      else void route.continue();
+    });
+    await draws.start([MENU, CELLS]);
+    await page.locator('input[name="q"]').fill(word!);
+    await expect.poll(() => held.length).toBeGreaterThan(0);
+    const searching = await draws.stop();
+    expect(searching[MENU], 'components of the menu drawn for a search').toBe(0);
+    // A row is not drawn again (before this, each of its hundred-odd components was, and the menu's
+    // too): at most one component a row is, a reference's link whose record is read again beside the search.
+    expect(searching[CELLS], 'components of the rows drawn before the search is answered').toBeLessThanOrEqual(PER_PAGE);
+    await page.unroute(`**${LIST_PATH}?*`);
+    for (const route of held) await route.continue().catch(() => {});
+    await expect.poll(() => page.locator(FIRST_TITLE).textContent()).toContain(word);
+
+    // Pointed at, a row action shows its tooltip.
+    const edit = page.locator(`${ROWS} tr:first-child`).getByRole('button', { name: 'Edit' });
+    await edit.hover();
+    await expect.poll(() => page.getByRole('tooltip').textContent()).toBe('Edit');
   });
 });

@@ -46,6 +46,12 @@ const FormDialogBody = lazy(loadFormDialog);
  * machine (544.6 ms in one bench, 435–448 ms in 2 runs of 4 alone); with 1 s, 55–82 ms in 4 of 4.
  */
 const IDLE_DEADLINE_MS = 1000;
+/**
+ * How long after the layout mounts the form code starts to load: right after sign-in the person is on
+ * the way to a list, and the code's evaluation and the warm-up's drawing stood between the click on
+ * the menu and the list's rows (issue 51.10). Dialogs opened sooner load it themselves.
+ */
+const WARM_AFTER_MS = 1200;
 
 /** Runs `task` when the browser has nothing else to do, or at the deadline (a timer where requestIdleCallback is missing); answers a cancel. */
 function whenIdle(task: () => void): () => void {
@@ -127,22 +133,24 @@ export function DialogHost({ children }: { children?: ReactNode }) {
 
   useEffect(() => registerDialogHost(api), [api]);
   // The host mounts with the layout, after sign-in: the sign-in page never loads the form code. Once it
-  // is here, forms render it directly (no suspending on a first open), and at the next idle moment a
-  // form is rendered once out of sight, so the first real one opens as fast as the later ones (warm-up.tsx).
+  // is here, forms render it directly (no suspending on a first open), and at an idle moment after
+  // WARM_AFTER_MS a form is rendered once out of sight, so the first real one opens as fast as the later
+  // ones (warm-up.tsx).
   useEffect(() => {
     let cancelWarmUp = () => {};
-    const cancelLoad = whenIdle(
-      () =>
-        void loadFormDialog().then(
-          () => {
-            // A transition: React renders it in slices and drops it for a click, so a user who opens a
-            // dialog meanwhile is not kept waiting for the warm-up.
-            cancelWarmUp = whenIdle(() => startTransition(() => setWarmUp((w) => (w === 'waiting' ? 'now' : w))));
-          },
-          () => {},
-        ),
-    );
+    let cancelLoad = () => {};
+    const load = () =>
+      void loadFormDialog().then(
+        () => {
+          // A transition: React renders it in slices and drops it for a click, so a user who opens a
+          // dialog meanwhile is not kept waiting for the warm-up.
+          cancelWarmUp = whenIdle(() => startTransition(() => setWarmUp((w) => (w === 'waiting' ? 'now' : w))));
+        },
+        () => {},
+      );
+    const later = setTimeout(() => (cancelLoad = whenIdle(load)), WARM_AFTER_MS);
     return () => {
+      clearTimeout(later);
       cancelLoad();
       cancelWarmUp();
     };

@@ -18,8 +18,17 @@
  * user had typed a moment after (CI at 5999890: the saved-query browser test's list showed the old
  * search's rows under the new search's words); that restore is dropped when the address already holds
  * parameters of a list, as react-admin itself means it to be.
+ *
+ * And a navigate that does not redraw who holds it (issue 51.10): react-router's `useNavigate` reads
+ * the current route, which is new at every navigation, so every component holding a navigate was drawn
+ * again at each page, sort or search of a list, every row of the table among them (react-admin's row
+ * holds one for its click). Under a data router (the app's) the router's own `navigate` serves: it is
+ * the same function throughout, and react-admin navigates to whole paths or to a search, which it
+ * resolves against the current location as the hook would.
  */
-import { useCallback } from 'react';
+import { useCallback, useContext } from 'react';
+// react-router-dom: the module react-admin imports, so its contexts are the same objects in every setting.
+import { UNSAFE_DataRouterContext as DataRouterContext } from 'react-router-dom';
 import { reactRouterProvider, type RouterProvider } from 'react-admin';
 import { hasListParams, keepDialogAddress } from './address.ts';
 
@@ -38,8 +47,34 @@ function searchOnly(to: Parameters<Navigate>[0]): string | undefined {
   return undefined;
 }
 
+type Router = NonNullable<React.ContextType<typeof DataRouterContext>>['router'];
+
+/** Each data router's navigate, made once. */
+const routerNavigates = new WeakMap<Router, Navigate>();
+
+function navigateOf(router: Router): Navigate {
+  let navigate = routerNavigates.get(router);
+  if (!navigate) {
+    navigate = ((to: Parameters<Navigate>[0], options?: Parameters<Navigate>[1]) =>
+      typeof to === 'number' ? void router.navigate(to) : void router.navigate(to, options)) as Navigate;
+    routerNavigates.set(router, navigate);
+  }
+  return navigate;
+}
+
+/**
+ * The router's navigate: under a data router, its own (the same function at every render, reading no
+ * route); elsewhere (a test's memory router) react-admin's. Whether there is a data router never
+ * changes while a component lives, so the hooks called stay the same.
+ */
+function useRouterNavigate(): Navigate {
+  const dataRouter = useContext(DataRouterContext);
+  if (dataRouter) return navigateOf(dataRouter.router);
+  return reactRouterProvider.useNavigate();
+}
+
 function useNavigate(): Navigate {
-  const navigate = reactRouterProvider.useNavigate();
+  const navigate = useRouterNavigate();
   return useCallback<Navigate>(
     (to, options) => {
       const search = searchOnly(to);
@@ -51,7 +86,12 @@ function useNavigate(): Navigate {
       // the list): react-admin's own rule is not to override those, so the stale restore is dropped.
       if (options?.replace && hasListParams(now)) return;
       const kept = keepDialogAddress(search, now);
-      return navigate(typeof to === 'object' ? { ...to, search: kept } : kept, options);
+      // A list's own write (its page, sort, search: made from a timer, never while React renders) is
+      // drawn at once, not in a transition: React slices a transition's drawing between frames, and
+      // batches it with any other pending (the dashboard's cards, the form warm-up), so the new page or
+      // the search's request waited on them (issue 51.10). A restore (`replace`, from an effect) is left be.
+      const sync = options?.replace ? options : { ...options, flushSync: true };
+      return navigate(typeof to === 'object' ? { ...to, search: kept } : kept, sync);
     },
     [navigate],
   );

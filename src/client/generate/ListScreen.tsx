@@ -13,7 +13,7 @@
  */
 import { transitionsOf, type Role } from '../../manifest/index.ts';
 import { mayCall } from './access.ts';
-import { useMemo, type KeyboardEvent, type ReactElement } from 'react';
+import { memo, useMemo, type KeyboardEvent, type ReactElement } from 'react';
 import { Box, Typography, useMediaQuery, type Theme } from '@mui/material';
 import type { SystemStyleObject } from '@mui/system';
 import AddIcon from '@mui/icons-material/Add';
@@ -57,15 +57,20 @@ import { useFitColumns } from './fit-columns.ts';
 import { cellTextSx, showCutText } from './cell-text.ts';
 import { emptyText } from './empty-text.ts';
 import { PrefetchNextPage } from './next-page.tsx';
+import { FILTER_DEBOUNCE_MS } from '../shell/theme.ts';
+import { PathOnlyLocation } from '../shell/path-only-location.tsx';
 
 /** Spec's page size; the server answers `Content-Range: … 0-24/…` for the first page. */
 const PER_PAGE = 25;
 /**
- * How long the list waits after the last keystroke of a search (or a filter's change) before it asks:
- * react-admin's 500 ms was most of what a search took (issue 51.10). Shorter is cheap now that a
- * request a later keystroke made stale is cancelled (providers/data.ts, `supportAbortSignal`).
+ * A table row drawn again only when what it is given changed: its record, its selection, the columns
+ * (the cells, compared as one array the screen keeps while they stay the same), the click. A list
+ * redraws for much that leaves its rows as they were (the page written into the address and then into
+ * react-admin's store, the same page read again, a filter's options arriving): 25 rows of a dozen
+ * cells each were most of each redraw (issue 51.10). Unlike react-admin's PureDatagridRow, which never
+ * compares the cells, a changed column or tooltip still reaches every row.
  */
-const FILTER_DEBOUNCE_MS = 150;
+const MemoRow = memo(DatagridRow);
 
 /** A failed list shows its alert, not a toast as well. */
 const quietErrors = { onError: () => {} };
@@ -266,6 +271,9 @@ export function ListScreen({ resource }: { resource: ResourceDef }) {
     sx: tableSx(!!hasActions, phone),
   };
   const focusableRows = !!openRecord;
+  // The table's cells as one array, the same while they stay the same (MemoRow compares it).
+  const cells = useMemo(() => [select, columns, actions], [select, columns, actions]);
+  const body = useMemo(() => <DatagridBody row={<MemoRow tabIndex={focusableRows ? 0 : undefined} />} />, [focusableRows]);
 
   return (
     <List
@@ -283,6 +291,7 @@ export function ListScreen({ resource }: { resource: ResourceDef }) {
       }
       empty={<EmptyState resource={resource} creates={creates} canWrite={canWrite} />}
       perPage={PER_PAGE}
+      // A filter set by code with a delay waits as long as one typed (the typed ones: theme.ts).
       debounce={FILTER_DEBOUNCE_MS}
       sort={reorder ? { field: reorder.field, order: 'ASC' } : resource.sort}
       exporter={false}
@@ -313,11 +322,13 @@ export function ListScreen({ resource }: { resource: ResourceDef }) {
                 {actions}
               </ReorderDatagrid>
             ) : (
-              <Datagrid {...grid} body={<DatagridBody row={<DatagridRow tabIndex={focusableRows ? 0 : undefined} />} />}>
-                {select}
-                {columns}
-                {actions}
-              </Datagrid>
+              // Its cells' links (records, references) are whole paths: a page, sort or search written into
+              // the address redraws none of them (path-only-location.tsx).
+              <PathOnlyLocation>
+                <Datagrid {...grid} body={body}>
+                  {cells}
+                </Datagrid>
+              </PathOnlyLocation>
             )}
           </Box>
         </>

@@ -41,9 +41,14 @@ interface MenuAction {
   run: () => void;
 }
 
-/** The row's "More actions" button and its menu of dialog titles and transitions. */
+/**
+ * The row's "More actions" button and its menu of dialog titles and transitions. The menu is drawn
+ * from its first opening on: closed, MUI's menu is still a popover and a modal drawn in every row at
+ * every new page (issue 51.10).
+ */
 function MoreActions({ offered }: { offered: MenuAction[] }) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const [used, setUsed] = useState(false);
   const menuId = useId();
   const close = () => setAnchor(null);
   return (
@@ -55,36 +60,41 @@ function MoreActions({ offered }: { offered: MenuAction[] }) {
           aria-haspopup="menu"
           aria-controls={anchor ? menuId : undefined}
           aria-expanded={anchor ? 'true' : undefined}
-          onClick={(e) => setAnchor(e.currentTarget)}
+          onClick={(e) => {
+            setUsed(true);
+            setAnchor(e.currentTarget);
+          }}
         >
           <MoreVertIcon fontSize="small" />
         </IconButton>
       </RowTooltip>
-      <Menu
-        id={menuId}
-        anchorEl={anchor}
-        open={!!anchor}
-        onClose={close}
-        // Drawn in the row, not in a portal at the page's end: there it would be outside every landmark (axe).
-        disablePortal
-        // Its clicks go up through the row, whose click opens the record: a choice (or a click beside the
-        // menu to close it) must not do that too.
-        onClick={(e: MouseEvent) => e.stopPropagation()}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-      >
-        {offered.map((o) => (
-          <MenuItem
-            key={o.key}
-            onClick={() => {
-              close();
-              o.run();
-            }}
-          >
-            <ListItemText>{o.label}</ListItemText>
-          </MenuItem>
-        ))}
-      </Menu>
+      {used && (
+        <Menu
+          id={menuId}
+          anchorEl={anchor}
+          open={!!anchor}
+          onClose={close}
+          // Drawn in the row, not in a portal at the page's end: there it would be outside every landmark (axe).
+          disablePortal
+          // Its clicks go up through the row, whose click opens the record: a choice (or a click beside the
+          // menu to close it) must not do that too.
+          onClick={(e: MouseEvent) => e.stopPropagation()}
+          anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+          transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+        >
+          {offered.map((o) => (
+            <MenuItem
+              key={o.key}
+              onClick={() => {
+                close();
+                o.run();
+              }}
+            >
+              <ListItemText>{o.label}</ListItemText>
+            </MenuItem>
+          ))}
+        </Menu>
+      )}
     </>
   );
 }

@@ -7,7 +7,7 @@
  */
 import type { ChangeEvent, MouseEvent } from 'react';
 import { Checkbox } from '@mui/material';
-import { useListContext, useRecordContext, type Identifier } from 'react-admin';
+import { useListContext, useRecordContext, useRecordSelection, useResourceContext, type Identifier } from 'react-admin';
 
 const stop = (e: MouseEvent) => e.stopPropagation();
 
@@ -26,15 +26,21 @@ interface SelectRowProps {
 }
 
 /** The select column: a checkbox per row, labelled with the record's name. */
+/**
+ * A row's box reads the selection from where the list keeps it (react-admin's store, under the list's
+ * resource), not from the list's context: that context changes with everything about the list (a search
+ * typed, a page asked for), and every row's box was drawn again with it (issue 51.10).
+ */
 export function SelectRowField({ titleSource }: SelectRowProps) {
   const record = useRecordContext();
-  const { selectedIds = [], onToggleItem } = useListContext();
+  const resource = useResourceContext();
+  const [selectedIds, { toggle }] = useRecordSelection({ resource: resource ?? '' });
   if (!record) return null;
   return (
     <Checkbox
       size="small"
       checked={selectedIds.includes(record.id)}
-      onChange={() => onToggleItem(record.id)}
+      onChange={() => toggle(record.id)}
       // The row itself opens the record's dialog on a click; ticking the box must not.
       onClick={stop}
       slotProps={{ input: { 'aria-label': `Select ${recordName(record, titleSource)}` } }}

@@ -5,7 +5,7 @@
  * Generated from the registry, so a new resource appears here as it appears in the menu. Every other
  * role has an area of its own (src/client/areas/): arriving here, it is sent on to it.
  */
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { Box, Card, CardActionArea, List, ListItem, ListItemButton, ListItemText, Typography } from '@mui/material';
 import { Link, Navigate, Title, useCreatePath, useGetList, usePermissions, type RaRecord } from 'react-admin';
 import type { Registry, ResourceDef } from '../../manifest/index.ts';
@@ -14,7 +14,7 @@ import { AUDIT_LOG } from '../../../resources/system.ts';
 import { mayList } from '../generate/access.ts';
 import { iconFor } from '../generate/icons.ts';
 import { homeOf, usableLists } from '../areas/areas.ts';
-import { LoadingSkeleton } from './loading.tsx';
+import { ContentLoading, LoadingSkeleton } from './loading.tsx';
 import { Section } from './section.tsx';
 import { LedgerSummary } from '../../features/checkout/client/LedgerSummary.tsx';
 
@@ -35,19 +35,21 @@ export { Section };
 
 /**
  * Whether the browser has had an idle moment since the page was drawn (or a second has passed). The
- * counts wait for it: a person who signed in to go to a list clicks its menu entry as soon as it shows,
- * and three dozen count requests and their redraws would stand between that click and the list
- * (issue 51.10); left that fast, the dashboard never asks them.
+ * counts, and the three dozen cards that show them, wait for it: a person who signed in to go to a list
+ * clicks its menu entry as soon as it shows, and the count requests and the cards' drawing would stand
+ * between that click and the list (issue 51.10). What it starts is drawn in a transition, which a
+ * click interrupts: left that fast, the dashboard never draws its cards nor asks their counts.
  */
 function useIdle(): boolean {
   const [idle, setIdle] = useState(false);
   useEffect(() => {
+    const done = () => startTransition(() => setIdle(true));
     // (happy-dom, where the screen tests run, has no idle callbacks: the next turn stands in.)
     if (typeof requestIdleCallback !== 'function') {
-      const timer = setTimeout(() => setIdle(true), 0);
+      const timer = setTimeout(done, 0);
       return () => clearTimeout(timer);
     }
-    const handle = requestIdleCallback(() => setIdle(true), { timeout: 1000 });
+    const handle = requestIdleCallback(done, { timeout: 1000 });
     return () => cancelIdleCallback(handle);
   }, []);
   return idle;
@@ -169,6 +171,7 @@ export function Dashboard() {
   const { permissions, isPending } = usePermissions();
   const registry = useRegistry();
   const home = homeOf(permissions);
+  const idle = useIdle();
   if (isPending) return null;
   // Another role's landing page is its area: sent there, in place of this page in the history.
   if (home !== '/') return <Navigate to={home} replace />;
@@ -179,8 +182,14 @@ export function Dashboard() {
       <Title title="Dashboard" />
       <WaitingSection role={permissions} />
       <LedgerSummary role={permissions} />
-      <CountSections groups={groups} />
-      {auditLog && mayList(auditLog, permissions) && <RecentChanges />}
+      {idle ? (
+        <>
+          <CountSections groups={groups} />
+          {auditLog && mayList(auditLog, permissions) && <RecentChanges />}
+        </>
+      ) : (
+        <ContentLoading label="Loading the counts" />
+      )}
     </Box>
   );
 }

@@ -9,10 +9,16 @@
  * through the data provider, so react-admin's refresh after a dialog changes them reads them again.
  * Choosing an entry of this app moves the focus to the new screen's heading (its title), so the
  * keyboard goes on from there rather than from the menu.
+ *
+ * The menu is drawn again only for what it shows (issue 51.10): it was 1,150 of the 6,600 components a
+ * list's next page redrew, and as many again on the way from sign-in to a list. Each entry is
+ * memoized and sees a location that changes only when its own "active" mark does (KeepLocation).
  */
-import type { MouseEvent } from 'react';
+import { memo, useContext, useMemo, type MouseEvent, type ReactNode } from 'react';
+import { matchPath } from 'react-router-dom';
+import { LocationContext, PathOnlyLocation } from './path-only-location.tsx';
 import { Box, ListItemIcon, ListSubheader, MenuItem, Tooltip, Typography } from '@mui/material';
-import { Menu, useGetList, usePermissions, useResourceDefinitions, useSidebarState, type RaRecord } from 'react-admin';
+import { Menu, useCreatePath, useGetList, useLocation, usePermissions, useResourceDefinitions, useSidebarState, type RaRecord } from 'react-admin';
 import { useRegistry } from '../registry/context.tsx';
 import { mayList } from '../generate/access.ts';
 import { iconFor } from '../generate/icons.ts';
@@ -43,7 +49,7 @@ function useAdminMenuEntries(): RaRecord[] {
 function EntryItem({ record, open }: { record: RaRecord; open: boolean }) {
   const href = text(record.href);
   const name = text(record.name) || href;
-  if (isInternal(href)) return <Menu.Item to={href} primaryText={name} leftIcon={<LinkIcon />} />;
+  if (isInternal(href)) return <Menu.Item to={href} primaryText={name} leftIcon={<LinkIcon />} {...SYNC} />;
   const item = (
     <MenuItem
       component="a"
@@ -73,10 +79,42 @@ function EntryItem({ record, open }: { record: RaRecord; open: boolean }) {
 const LinkIcon = iconFor('Link');
 const ExternalIcon = iconFor('OpenInNew');
 
-function ScreenItem({ screen }: { screen: Screen }) {
+/**
+ * A click on an entry draws the new screen at once (react-router's `flushSync`), not in a transition:
+ * React would batch that with any transition pending (the dashboard's cards, the form warm-up) and
+ * slice it between frames, and the list's first request waited on all of it (issue 51.10).
+ */
+const SYNC = { flushSync: true } as object;
+
+const ScreenItem = memo(function ScreenItem({ screen }: { screen: Screen }) {
   const Icon = iconFor(screen.icon);
-  return <Menu.Item to={screen.path} primaryText={screen.title} leftIcon={<Icon />} />;
+  return <Menu.Item to={screen.path} primaryText={screen.title} leftIcon={<Icon />} {...SYNC} />;
+});
+
+const ResourceItem = memo(function ResourceItem({ name }: { name: string }) {
+  return <Menu.ResourceItem name={name} {...SYNC} />;
+});
+const DashboardItem = memo(function DashboardItem() {
+  return <Menu.DashboardItem {...SYNC} />;
+});
+const Entry = memo(EntryItem);
+
+/**
+ * What it holds sees the router's location as it was when `active` last changed: an entry depends on
+ * the location for its "active" mark only (its link is a whole path), and react-router's hooks read
+ * the whole location, so every entry was drawn again at every navigation, a list's page, sort or
+ * search among them. Now an entry is drawn again when it becomes, or stops being, the current one.
+ */
+function KeepLocation({ active, children }: { active: boolean; children: ReactNode }) {
+  const location = useContext(LocationContext);
+  // Kept for as long as the mark stays the same.
+  const kept = useMemo(() => location, [active]);
+  // (No router context of ours to keep, as under a test's own router: nothing to do.)
+  return kept ? <LocationContext.Provider value={kept}>{children}</LocationContext.Provider> : children;
 }
+
+/** Whether `to` is the current screen, as react-admin's menu item decides it (the landing page: exactly). */
+const isActive = (to: string, pathname: string) => matchPath({ path: to, end: to === '/' }, pathname) !== null;
 
 /** The screen's title, its level-one heading (Layout.tsx). */
 const HEADING = 'react-admin-title';
@@ -130,8 +168,17 @@ function focusHeadingAfter(e: MouseEvent) {
   requestAnimationFrame(tryFocus);
 }
 
-export function GroupedMenu() {
+const MenuBody = memo(function MenuBody() {
   const registered = useResourceDefinitions();
+  const createPath = useCreatePath();
+  // The location PathOnlyLocation keeps: this is drawn again when the path changes.
+  const { pathname } = useLocation();
+  // Each entry under its own location (KeepLocation), drawn again only when its mark changes.
+  const keep = (to: string, item: ReactNode) => (
+    <KeepLocation key={to} active={isActive(to, pathname)}>
+      {item}
+    </KeepLocation>
+  );
   const registry = useRegistry();
   const [open] = useSidebarState();
   const entries = useAdminMenuEntries();
@@ -157,7 +204,7 @@ export function GroupedMenu() {
   return (
     <Menu onClick={focusHeadingAfter}>
       {/* The landing page (counts per list, recent changes) comes first, as react-admin's own menu has it. */}
-      {home ? <ScreenItem screen={home} /> : <Menu.DashboardItem />}
+      {home ? keep(home.path, <ScreenItem screen={home} />) : keep('/', <DashboardItem />)}
       {[...groups].map(([group, items]) => (
         <Box component="li" role="none" key={group} sx={{ listStyle: 'none' }}>
           {/* A collapsed sidebar shows icons only; a heading there would be cut off. The group's name is read from aria-label. */}
@@ -169,11 +216,13 @@ export function GroupedMenu() {
           <Box component="ul" role="group" aria-label={group} sx={{ listStyle: 'none', m: 0, p: 0 }}>
             {items.map((item) =>
               item.kind === 'resource' ? (
-                <Menu.ResourceItem key={item.name} name={item.name} />
+                keep(createPath({ resource: item.name, type: 'list' }), <ResourceItem name={item.name} />)
               ) : item.kind === 'screen' ? (
-                <ScreenItem key={item.screen.path} screen={item.screen} />
+                keep(item.screen.path, <ScreenItem screen={item.screen} />)
               ) : (
-                <EntryItem key={`entry-${item.record.id}`} record={item.record} open={open} />
+                <KeepLocation key={`entry-${item.record.id}`} active={isInternal(text(item.record.href)) && isActive(text(item.record.href), pathname)}>
+                  <Entry record={item.record} open={open} />
+                </KeepLocation>
               ),
             )}
           </Box>
@@ -181,4 +230,12 @@ export function GroupedMenu() {
       ))}
     </Menu>
   );
-}
+});
+
+export const GroupedMenu = memo(function GroupedMenu() {
+  return (
+    <PathOnlyLocation>
+      <MenuBody />
+    </PathOnlyLocation>
+  );
+});
