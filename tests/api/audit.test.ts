@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registry } from '../../resources/index.ts';
 import { changesOf } from '../../src/server/records/audit.ts';
+import { RecordsService } from '../../src/server/records/service.ts';
 import { newId } from '../../src/server/db/id.ts';
 import { engines, startTestServer, type TestServer } from '../support/server.ts';
 import { makePng } from '../support/png.ts';
@@ -154,6 +155,29 @@ describe.each(engines)('audit log (%s)', (engine) => {
     // Newest first.
     const ats = (mine.body as Entry[]).map((e) => e.at);
     expect([...ats].sort().reverse()).toEqual(ats);
+  });
+
+  // A transaction's entries are written together at its end (audit.ts `withDeferredAudit`), a bounded
+  // statement at a time: more rows than one statement may bind are all kept, and one that fails keeps none.
+  it('keeps every entry of a transaction that writes hundreds of records, and none of one rolled back', async () => {
+    const records = new RecordsService({ db: server.db, registry });
+    const names = Array.from({ length: 250 }, (_, i) => unique(`Bulk ${i}`));
+    const made = await records.transaction(async (inner) => {
+      const ids: string[] = [];
+      for (const name of names) ids.push((await inner.create('categories', { name })).id as string);
+      return ids;
+    });
+    const kept = await server.db.selectFrom('auditLog').select('recordId').where('resource', '=', 'categories').where('recordId', 'in', made).where('action', '=', 'create').execute();
+    expect(kept).toHaveLength(250);
+    const lost = unique('Rolled back');
+    await expect(
+      records.transaction(async (inner) => {
+        await inner.create('categories', { name: lost });
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    expect(await server.db.selectFrom('categories').select('id').where('name', '=', lost).execute()).toEqual([]);
+    expect(await server.db.selectFrom('auditLog').select('id').where('changes', 'like', `%${lost}%`).execute()).toEqual([]);
   });
 
   it('never records a secret: a password is left out of the changes', () => {

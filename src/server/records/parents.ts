@@ -77,7 +77,9 @@ export async function readParents(trx: Db, registry: Registry, wanted: readonly 
     kept[column] = row[alias];
     parents.set(k, kept);
   }
+  // Added to what the transaction read before, in place: a transaction of many writes (an import) copies nothing.
   const earlier = readIn.get(trx);
-  readIn.set(trx, earlier ? new Map([...earlier, ...parents]) : parents);
+  if (!earlier) readIn.set(trx, new Map(parents));
+  else for (const [k, v] of parents) earlier.set(k, v);
   return parents;
 }

@@ -13,9 +13,9 @@ import { RECYCLE_BIN } from '../../../resources/system.ts';
 import { HttpError, notFound } from '../errors.ts';
 import { findBy, list, toRecord, type Db, type Narrow, type Row } from '../db/repository.ts';
 import { parseListQuery } from '../db/list-query.ts';
-import { audit, withDeferredAudit, type Actor, type AuditEntry } from './audit.ts';
+import { audit, type Actor, type AuditEntry } from './audit.ts';
 import { findReachable, ownedInput, reachOf, whereReachable, type Reach } from './ownership.ts';
-import { createRecord, removeRecord, updateRecord, type WriteContext } from './writes.ts';
+import { createRecord, inTransaction, removeRecord, updateRecord, type WriteContext } from './writes.ts';
 import { restoreRecord } from './restore.ts';
 import { checkTransitions, transitionAction } from './states.ts';
 import { checkSingle } from './single.ts';
@@ -103,8 +103,7 @@ export class RecordsService {
   /** Runs `work` in one transaction (the caller's when it is in one), then drops what it wrote from the cache. */
   async transaction<T>(work: (records: RecordsService) => Promise<T>): Promise<T> {
     try {
-      // Its audit entries written together at its end (audit.ts `withDeferredAudit`).
-      return this.db.isTransaction ? await work(this) : await this.db.transaction().execute((trx) => withDeferredAudit(trx, () => work(this.within(trx))));
+      return this.db.isTransaction ? await work(this) : await inTransaction(this.db, (trx) => work(this.within(trx)));
     } catch (error) {
       throw asHttp(error);
     } finally {
@@ -329,7 +328,8 @@ export class RecordsService {
     }
   }
 
+  /** A transaction as every write's (writes.ts `inTransaction`: its audit entries written together at its end). */
   private inTransaction<T>(work: (trx: Db) => Promise<T>): Promise<T> {
-    return this.db.isTransaction ? work(this.db) : this.db.transaction().execute((trx) => withDeferredAudit(trx, () => work(trx)));
+    return inTransaction(this.db, work);
   }
 }

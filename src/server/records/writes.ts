@@ -75,7 +75,7 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
  * Runs `work` in a transaction: a new one, or the caller's when `db` already is one (a handler that
  * writes an agent and its account commits both or neither, each through every rule of these writes).
  */
-function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+export function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
   // Its audit entries, the write's and what it goes on to do (its notifications), in one statement at its end.
   return db.isTransaction ? work(db) : db.transaction().execute((trx) => withDeferredAudit(trx, () => work(trx)));
 }
