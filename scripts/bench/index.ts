@@ -52,6 +52,8 @@ const { values: args, positionals } = parseArgs({
     'journeys-runs': { type: 'string', default: '5' },
     'journeys-base': { type: 'string' },
     out: { type: 'string', default: DEFAULT_OUT },
+    // Only these scenarios (`--only create`): a partial run, so it needs an --out of its own.
+    only: { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
     // Peers measured beside ours in the same run (scripts/bench/peers/): `--peers platformatic` (PostgreSQL).
     peers: { type: 'string' },
@@ -86,6 +88,8 @@ if (args.help) {
       '  --browser-only       only the browser\'s part: the dialog opening and the journeys (sign-in, search, next page)\n' +
       '  --journeys-runs N    rounds of the journeys (default 5); --journeys-base <work tree> runs them against that\n' +
       '                       tree\'s client and server too, in turns (e.g. `git worktree add --detach /tmp/wt-base <commit>`)\n' +
+      '  --only create,one    only these scenarios (sorted, deep, filtered, search, shopSearch, one, create); a partial\n' +
+      '                       run, written only to an --out of its own\n' +
       '  BENCH_CPU_PROF=<folder> in the environment: ours writes a V8 CPU profile there when it stops\n' +
       'npm run bench -- --sockets 1000 [--per-client 3] [--concurrency 8]: socket delivery across two nodes (needs DATABASE_URL + REDIS_URL; else one SQLite node)\n' +
       'npm run bench -- --money [--pg] [--duration 10] [--connections 50]: checkouts a second with no oversell, the stock race, bids a second on one auction\n' +
@@ -163,6 +167,9 @@ const pgUrl = args.pg ? process.env.DATABASE_URL : undefined;
 if (args.pg && !pgUrl?.startsWith('postgres')) throw new Error('--pg needs DATABASE_URL=postgres://…');
 const useBrowser = !args['no-browser'] && browserAvailable();
 const browserOnly = args['browser-only'];
+/** `--only`: the scenario keys to measure, the rest left out (a partial run never replaces a whole one in results.json). */
+const only = args.only?.split(',').map((k) => k.trim()).filter(Boolean);
+if (only && args.out === DEFAULT_OUT) throw new Error('--only measures part of a run: give it an --out of its own (results.json keeps whole runs)');
 if (browserOnly && !useBrowser) throw new Error('--browser-only needs /usr/bin/chromium (and no --no-browser)');
 const journeysRuns = Math.floor(positive('journeys-runs', args['journeys-runs']));
 /** The peers asked for (`--peers platformatic`); each is installed, or left out with its reason, in the run. */
@@ -331,10 +338,12 @@ async function benchResource(r: ResourceDef): Promise<BrowserResult> {
           skip((e as Error).message.split('\n')[0]);
         }
     }
-    const { scenarios, notes } = buildScenarios({
+    const built = buildScenarios({
       registry, resource: r, seeded, cookie, createCookie, seed: seedNumber, cold: args.cold,
       ...(platformatic && { platformatic: { ownerId } }),
     });
+    const { notes } = built;
+    const scenarios = only ? built.scenarios.filter((s) => only.includes(s.key)) : built.scenarios;
 
     // Preflight: every scenario answered by ours and json-server, the same work; ours' answers size the ceiling.
     const checks: Check[] = [];

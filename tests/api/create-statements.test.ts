@@ -7,9 +7,12 @@
  * it generates is not looked up first (writes.ts `freshSlug`); the seller's name the notification gives is
  * read with the parents; the audit entries are written together (audit.ts `withDeferredAudit`). Before:
  * 14 statements in the write, then 1
- * for the notification's labels and 4 in a second transaction.
+ * for the notification's labels and 4 in a second transaction. And they reach PostgreSQL in three writes to
+ * its socket, not seven: the `begin` goes with the first read, the row, its notification and its audit
+ * entries with the `commit` (postgres/pg-write-behind.ts); each write is a round trip that wakes the backend.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import net from 'node:net';
 import pg from 'pg';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { account, makeBranch, productBody, type Branch } from './fixtures/catalogue.ts';
@@ -20,6 +23,10 @@ const pgUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DAT
 const sent: { client: object; text: string }[] = [];
 let recording = false;
 const query = pg.Client.prototype.query;
+/** Each socket's writes to the kernel while `recording` (a corked socket's messages leave in one). */
+const writes = new Map<object, number>();
+const socket = net.Socket.prototype as unknown as Record<'_write' | '_writev', (...args: unknown[]) => unknown>;
+const { _write, _writev } = socket;
 
 describe.skipIf(!pgUrl)('a product create on PostgreSQL, statement by statement', () => {
   let server: TestServer;
@@ -33,6 +40,11 @@ describe.skipIf(!pgUrl)('a product create on PostgreSQL, statement by statement'
       }
       return (query as (...a: unknown[]) => unknown).apply(this, args);
     };
+    for (const [name, original] of [['_write', _write], ['_writev', _writev]] as const)
+      socket[name] = function (this: object, ...args: unknown[]) {
+        if (recording) writes.set(this, (writes.get(this) ?? 0) + 1);
+        return original.apply(this, args);
+      };
     server = await startTestServer({ engine: 'postgres' });
     const admin = await server.login('admin');
     branch = await makeBranch(server, admin);
@@ -42,7 +54,22 @@ describe.skipIf(!pgUrl)('a product create on PostgreSQL, statement by statement'
   });
   afterAll(async () => {
     pg.Client.prototype.query = query;
+    Object.assign(socket, { _write, _writev });
     await server?.close();
+  });
+
+  it('reaches PostgreSQL in three writes: its begin with the first read, the parents, then the row, its notification, its audit entries and the commit together', async () => {
+    sent.length = 0;
+    writes.clear();
+    recording = true;
+    const res = await server.api('POST', '/products', { cookie: seller.cookie, body: productBody(branch, { name: 'Pipelined Lamp' }) });
+    recording = false;
+    expect(res.status).toBe(201);
+    const writer = sent.find((s) => /^(\/\* behind \*\/ )?insert into "products"/.test(s.text))?.client as { connection: { stream: object } } | undefined;
+    expect(writer).toBeDefined();
+    const texts = sent.filter((s) => s.client === writer).map((s) => s.text.replace(/\s+/g, ' ').slice(0, 60)).join('\n');
+    // Each write to the socket is a round trip: PostgreSQL's backend woken, the server waiting for its answer.
+    expect(writes.get(writer!.connection.stream), texts).toBe(3);
   });
 
   it('is one transaction of at most seven statements: the parents and the seller\'s name in one, the slug unread, the audit entries together, the notification to every admin inside it', async () => {

@@ -6,7 +6,7 @@
  * deleting the subscription, a redirect not followed.
  */
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { engines, startTestServer, type TestServer } from '../support/server.ts';
 import {
   browserSubscription,
@@ -20,6 +20,7 @@ import { PUSH_SERVER_MESSAGES, PUSH_SUBSCRIPTIONS, pushSubscriptions } from '../
 import { loadVapidKeys, VAPID_SETTING } from '../../src/features/push/server/vapid.ts';
 import { endpointKey } from '../../src/features/push/server/index.ts';
 import { SETTINGS } from '../../src/server/settings/index.ts';
+import { makeBranch, productBody } from './fixtures/catalogue.ts';
 
 const { vapidPublicKey, subscribe, unsubscribe } = pushSubscriptions.operations;
 const pathOf = (call: string) => call.split(' ')[1];
@@ -278,6 +279,31 @@ describe.each(engines)('web push (%s)', (engine) => {
     expect(payload).toMatchObject({ title: 'Commission approved', body: 'Commission approved: the message', url: '/', type: 'info' });
     expect(typeof payload.id).toBe('string');
     expect(await rows(endpoint)).toHaveLength(1);
+  });
+
+  it("pushes a role's notification to a subscription made just after one found nobody of the role subscribed", async () => {
+    const branch = await makeBranch(server, admin);
+    const create = async (name: string) => {
+      expect((await server.api('POST', '/products', { cookie: seller, body: productBody(branch, { name }) })).status).toBe(201);
+      // The role is told after the answer, on a later turn (notify.ts `deliverToRole`): its push starts then.
+      await new Promise((resolve) => setImmediate(resolve));
+      await server.app.push.settled();
+    };
+    // No admin has a subscription yet: the admins' notification of a product goes to no push service.
+    await server.db.deleteFrom(PUSH_SUBSCRIPTIONS).where('userId', 'in', server.db.selectFrom('users').select('id').where('role', '=', 'admin')).execute();
+    server.app.readCache.invalidate(PUSH_SUBSCRIPTIONS);
+    const before = service.requests.length;
+    await create('Unpushed Lamp');
+    expect(service.requests.length).toBe(before);
+    // An admin subscribes; the next product's notification reaches that browser (the role's "nobody" is not kept past it).
+    const path = '/push/admin-role';
+    const endpoint = `${service.origin}${path}`;
+    const browser = browserSubscription(endpoint);
+    expect((await server.api('POST', SUBSCRIBE_PATH, { cookie: admin, body: body(endpoint, browser.json) })).status).toBe(200);
+    await create('Pushed Lamp');
+    await vi.waitFor(() => expect(service.requests.filter((r) => r.path === path)).toHaveLength(1));
+    const sent = service.requests.filter((r) => r.path === path);
+    expect(JSON.parse(decryptPush(sent[0].body, browser)).body).toContain('Pushed Lamp');
   });
 
   it.each([404, 410])('deletes the subscription the push service answers %i for', async (status) => {

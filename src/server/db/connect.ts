@@ -15,6 +15,7 @@ import { searchQueueFlusher } from './sqlite/search-pending.ts';
 import { FALLBACK_CHECKPOINT_PAGES, startCheckpointer } from './sqlite/checkpointer.ts';
 import { attachReadPool, parseReadWorkers, ReadPool } from './sqlite/read-pool.ts';
 import { prepareReadingStatements } from './postgres/pg-statements.ts';
+import { sendWritesBehind } from './postgres/pg-write-behind.ts';
 import { batchRecords, parseBatchRecords } from './postgres/record-batches.ts';
 
 export type { Database, Engine } from './types.ts';
@@ -100,8 +101,12 @@ async function connectPostgres(url: string, schema?: string, pipelinesOption?: n
   }
   const config: ClientConfig = { connectionString: url, ...(schema ? { options: `-c search_path="${schema}"` } : {}) };
   const pool = new pg.Pool({ ...config, max: 10 });
-  // Each connection prepares the reads it runs, once (postgres/pg-statements.ts).
-  pool.on('connect', (client) => prepareReadingStatements(client));
+  // Each connection prepares the reads it runs, once (postgres/pg-statements.ts), and sends a transaction's
+  // `begin` and the writes it does not wait for with its next statement (postgres/pg-write-behind.ts).
+  pool.on('connect', (client) => {
+    prepareReadingStatements(client);
+    sendWritesBehind(client);
+  });
   const dialect = new PostgresDialect({ pool });
   // Reads outside a transaction go down a few pipelined connections (postgres/pg-pipeline.ts).
   const pipelines = pipelinesOption ?? parsePipelines(process.env.PG_PIPELINES);

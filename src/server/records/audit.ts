@@ -7,6 +7,7 @@ import type { ResourceDef } from '../../manifest/index.ts';
 import { AUDIT_LOG } from '../../../resources/system.ts';
 import { newId } from '../db/id.ts';
 import { insertQuery } from '../db/compiled-queries.ts';
+import { writeBehind } from '../db/write-behind.ts';
 import type { Db, Row } from '../db/types.ts';
 import { columnName } from '../db/tables.ts';
 
@@ -111,9 +112,10 @@ export async function withDeferredAudit<T>(trx: Db, work: () => Promise<T>): Pro
   deferred.set(trx, rows);
   try {
     const result = await work();
-    if (rows.length === 1) await trx.executeQuery(insertQuery(trx, AUDIT_LOG, rows[0]));
-    // A transaction that audits thousands of rows (a bulk delete) writes them a bounded statement at a time.
-    else for (let i = 0; i < rows.length; i += AUDIT_ROWS_PER_INSERT) await trx.insertInto(AUDIT_LOG).values(rows.slice(i, i + AUDIT_ROWS_PER_INSERT)).execute();
+    // Sent with the commit on PostgreSQL (db/write-behind.ts). A transaction that audits thousands of rows
+    // (a bulk delete) writes them a bounded statement at a time.
+    if (rows.length === 1) await writeBehind(trx, insertQuery(trx, AUDIT_LOG, rows[0]));
+    else for (let i = 0; i < rows.length; i += AUDIT_ROWS_PER_INSERT) await writeBehind(trx, trx.insertInto(AUDIT_LOG).values(rows.slice(i, i + AUDIT_ROWS_PER_INSERT)).compile());
     return result;
   } finally {
     deferred.delete(trx);

@@ -16,3 +16,5 @@ export { fromStoredBoolean } from '../db/repository.ts';
 export { referenceLabels, type ReferenceLabels } from '../db/labels.ts';
 // What a write's transaction read of its parents, titles among them (declared notifications name them).
 export { parentKey, parentsReadIn } from './parents.ts';
+/** A write in an `operation` whose result nothing waits on: sent with the transaction's next statement (PostgreSQL). */
+export { writeBehind } from '../db/write-behind.ts';

@@ -13,6 +13,7 @@ import { audit, withDeferredAudit, type Actor } from './audit.ts';
 import { newId } from '../db/id.ts';
 import { likeBound, likeLiteral } from '../db/like.ts';
 import { insertQuery } from '../db/compiled-queries.ts';
+import { writeBehind } from '../db/write-behind.ts';
 import { duplicateConflict, violatedField } from '../db/unique.ts';
 import { countWhere, findBy, toRecord, toStoredBoolean, type Db, type Row } from '../db/repository.ts';
 import { columnName, VERSION } from '../db/tables.ts';
@@ -245,7 +246,11 @@ export async function createRecord(
     for (const f of r.fields)
       if (f.createdWith !== undefined && (row[f.name] === null || row[f.name] === undefined))
         row[f.name] = f.kind === 'boolean' ? toStoredBoolean(f.createdWith) : f.createdWith;
-    await trx.executeQuery(insertQuery(trx, r.name, row));
+    // In a transaction of its own, the row is sent with the commit on PostgreSQL (db/write-behind.ts): its
+    // unique indexes' refusal still fails the write (and `withSlugRetries` sees it). In a caller's, it runs
+    // now: the caller's own handling of a refusal sees it where it made the write.
+    if (db.isTransaction) await trx.executeQuery(insertQuery(trx, r.name, row));
+    else await writeBehind(trx, insertQuery(trx, r.name, row));
     // The items after their parent, in its transaction: a failure after them rolls both back.
     const items = hasItems(r) ? await writeItems(trx, registry, r, row.id as string, data, true) : {};
     await audit(trx, { actor: context.actor ?? nobody, resource: r, recordId: row.id as string, action: 'create', after: { ...row, ...items } });

@@ -12,7 +12,7 @@ import { onSessionsEnded, SESSION_COOKIE, sessionIdOf } from '../../../server/au
 import { newId, type Db } from '../../../server/records/index.ts';
 import { checkEndpoint, EndpointRefused, type AllowEndpoint, type Resolve } from './endpoint.ts';
 import { loadVapidKeys, vapidSubject, type VapidKeys } from './vapid.ts';
-import { pushToRole, pushToUser } from './send.ts';
+import { pushToRole, pushToUser, roleHasSubscription } from './send.ts';
 import { isP256Point, sameKeys } from './keys.ts';
 
 /**
@@ -59,6 +59,10 @@ export async function registerPush(app: FastifyInstance, db: Db, options: PushOp
     resolve: options.resolve,
     ca: options.ca,
     log: (message: string, detail?: unknown) => app.log.error({ detail }, message),
+    // Kept in the read cache until a subscription or a user is written (here or, told, on another node): a
+    // role's notification (one a product created) read the role's subscriptions each time, though mostly
+    // there are none. A subscription is only ever added through the records service, which invalidates.
+    anySubscribed: (role: string) => app.readCache.get(`push subscribed ${role}`, [PUSH_SUBSCRIPTIONS, 'users'], () => roleHasSubscription(db, role)),
   };
   // Sends run beside the request that created the notification (a slow push service must not hold
   // its answer back); closing the app waits for the ones under way.

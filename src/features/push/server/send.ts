@@ -19,6 +19,11 @@ export interface SendContext {
   resolve?: Resolve;
   /** Extra trusted certificate authorities (tests: the stand-in push service's self-signed certificate). */
   ca?: string | Buffer;
+  /**
+   * Whether anyone of `role` has a subscription: when it answers false, a notification to the role reads
+   * nothing more. Kept between writes of the subscriptions or the users (index.ts `anySubscribed`).
+   */
+  anySubscribed?(role: string): Promise<boolean>;
   log(message: string, detail?: unknown): void;
 }
 
@@ -48,7 +53,20 @@ const ROLE_PAGE = 200;
  * the answer (the hub's listener does not wait for it), a page of subscriptions at a time by id, so a
  * role of thousands holds neither memory nor sockets for all of them at once.
  */
+/** Whether anyone of `role` has a subscription, in one read. */
+export async function roleHasSubscription(db: Db, role: string): Promise<boolean> {
+  const row = await db
+    .selectFrom(PUSH_SUBSCRIPTIONS)
+    .select(`${PUSH_SUBSCRIPTIONS}.id`)
+    .where(`${PUSH_SUBSCRIPTIONS}.userId`, 'in', db.selectFrom('users').select('users.id').where('users.role', '=', role))
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function pushToRole(context: SendContext, n: NotificationWire, role: string, exceptUserId?: string): Promise<void> {
+  // Most roles have no browser subscribed (the admins told of every product created, issue 54): no read a notification.
+  if (context.anySubscribed && !(await context.anySubscribed(role))) return;
   const payload = JSON.stringify(payloadOf(n));
   let after = '';
   for (;;) {
