@@ -3,23 +3,18 @@
  * "More actions" menu the row's other dialogs (list-dialogs.ts says which), then the state transitions
  * the row's state allows the role (transitions.tsx); more may come first.
  */
-import { useId, useState, type MouseEvent, type ReactNode } from 'react';
-import { ListItemText, Menu, MenuItem } from '@mui/material';
-import type { SvgIconComponent } from '@mui/icons-material';
+import { useId, useState, type MouseEvent, type ReactElement, type ReactNode } from 'react';
+import { Box, IconButton, ListItemText, Menu, MenuItem } from '@mui/material';
 import { RowTooltip } from '../widgets/RowTooltip.tsx';
-import { RowIconButton } from '../widgets/RowIconButton.tsx';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import VisibilityIcon from '@mui/icons-material/Visibility';
-import { useRecordContext, type Identifier, type RaRecord } from 'react-admin';
+import { useRecordContext, type RaRecord } from 'react-admin';
 import { useOpenDialog } from '../dialogs/context.ts';
 import { rowDialogData, type Offered } from './list-dialogs.ts';
 import { useTransitions } from './transitions.tsx';
 import { useMayOnRow } from './row-access.ts';
-
-/** The actions' box: in a line, at the right. */
-const ROW_ACTIONS_STYLE = { display: 'flex', justifyContent: 'flex-end', alignItems: 'center', whiteSpace: 'nowrap' } as const;
 
 /** The accessible name of the row's menu button. */
 export const MORE_ACTIONS = 'More actions';
@@ -51,27 +46,27 @@ interface MenuAction {
  * from its first opening on: closed, MUI's menu is still a popover and a modal drawn in every row at
  * every new page (issue 51.10).
  */
-function MoreActions({ offered, recordId }: { offered: MenuAction[]; recordId: Identifier }) {
-  // Open for the record it was opened on: a list's row given another record (a next page, a refresh) closes it.
-  const [opened, setOpened] = useState<{ anchor: HTMLElement; recordId: Identifier } | null>(null);
-  const anchor = opened?.recordId === recordId ? opened.anchor : null;
+function MoreActions({ offered }: { offered: MenuAction[] }) {
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [used, setUsed] = useState(false);
   const menuId = useId();
-  const close = () => setOpened(null);
+  const close = () => setAnchor(null);
   return (
     <>
       <RowTooltip title={MORE_ACTIONS}>
-        <RowIconButton
-          label={MORE_ACTIONS}
-          icon={MoreVertIcon}
+        <IconButton
+          size="small"
+          aria-label={MORE_ACTIONS}
           aria-haspopup="menu"
           aria-controls={anchor ? menuId : undefined}
           aria-expanded={anchor ? 'true' : undefined}
           onClick={(e) => {
             setUsed(true);
-            setOpened({ anchor: e.currentTarget, recordId });
+            setAnchor(e.currentTarget);
           }}
-        />
+        >
+          <MoreVertIcon fontSize="small" />
+        </IconButton>
       </RowTooltip>
       {used && (
         <Menu
@@ -117,21 +112,22 @@ export function RowActions({ resource, edit, remove, details, more = [], childre
     ...more.filter((o) => allowed(o)).map((o) => ({ key: o.type, label: o.label, run: () => open(o) })),
     ...transitions.offered.map((o) => ({ key: `transition:${o.transition.name}`, label: o.transition.label, run: () => transitions.choose(o) })),
   ];
-  const action = (found: Offered | undefined, label: string, icon: SvgIconComponent, color?: 'error') =>
+  const action = (found: Offered | undefined, label: string, icon: ReactElement, color?: 'error') =>
     found && (
       <RowTooltip title={label}>
-        <RowIconButton label={label} icon={icon} color={color} onClick={() => open(found)} />
+        <IconButton size="small" aria-label={label} color={color} onClick={() => open(found)}>
+          {icon}
+        </IconButton>
       </RowTooltip>
     );
-  // (A plain box with MUI Box's looks: one a row, it was three components of its own.)
   return (
-    <div className="row-actions" style={ROW_ACTIONS_STYLE}>
+    <Box sx={{ display: 'flex', justifyContent: 'flex-end', alignItems: 'center', whiteSpace: 'nowrap' }}>
       {children}
-      {action(allowed(details), 'Details', VisibilityIcon)}
-      {action(allowed(edit), 'Edit', EditIcon)}
-      {menu.length > 0 && <MoreActions offered={menu} recordId={record.id} />}
-      {action(allowed(remove), 'Delete', DeleteIcon, 'error')}
+      {action(allowed(details), 'Details', <VisibilityIcon fontSize="small" />)}
+      {action(allowed(edit), 'Edit', <EditIcon fontSize="small" />)}
+      {menu.length > 0 && <MoreActions offered={menu} />}
+      {action(allowed(remove), 'Delete', <DeleteIcon fontSize="small" />, 'error')}
       {transitions.form}
-    </div>
+    </Box>
   );
 }

@@ -62,26 +62,21 @@ export function useTransitions(resource: ResourceDef | string, record: Row | und
   const { permissions } = usePermissions();
   const registry = useRegistry();
   const r = typeof resource === 'string' ? registry.resources.find((x) => x.name === resource) : resource;
-  // The record it was chosen on is kept with it: a list's row may be given another record (a next page,
-  // a refresh) while the form is open, and the form stays with the one it was opened for.
-  const [chosen, setChosen] = useState<{ offered: FieldTransition; record: Row }>();
+  const [chosen, setChosen] = useState<FieldTransition>();
   const offered = r ? offeredTransitions(r, record, permissions) : [];
   const form: ReactNode =
-    r && chosen ? (
+    r && record && chosen ? (
       <TransitionDialog
         resource={r}
-        offered={chosen.offered}
-        record={chosen.record}
+        offered={chosen}
+        record={record}
         onClose={(done) => {
           setChosen(undefined);
           if (done) onDone?.();
         }}
       />
     ) : null;
-  const choose = (o: FieldTransition) => {
-    if (record) setChosen({ offered: o, record });
-  };
-  return { offered, choose, form };
+  return { offered, choose: setChosen, form };
 }
 
 /** A details dialog's buttons: one per transition offered on its record. */
