@@ -48,32 +48,28 @@ export async function pushToUser(context: SendContext, n: NotificationWire): Pro
 /** How many of a role's subscriptions are read, and pushed to, at a time. */
 const ROLE_PAGE = 200;
 
+/** The subscriptions of everyone of `role`. */
+const subscriptionsOfRole = (db: Db, role: string) =>
+  db.selectFrom(PUSH_SUBSCRIPTIONS).where(`${PUSH_SUBSCRIPTIONS}.userId`, 'in', db.selectFrom('users').select('users.id').where('users.role', '=', role));
+
+/** Whether anyone of `role` has a subscription, in one read. */
+export async function roleHasSubscription(db: Db, role: string): Promise<boolean> {
+  return (await subscriptionsOfRole(db, role).select(`${PUSH_SUBSCRIPTIONS}.id`).limit(1).executeTakeFirst()) !== undefined;
+}
+
 /**
  * A notification to everyone of `role` but `exceptUserId`, pushed to each of their subscriptions: after
  * the answer (the hub's listener does not wait for it), a page of subscriptions at a time by id, so a
  * role of thousands holds neither memory nor sockets for all of them at once.
  */
-/** Whether anyone of `role` has a subscription, in one read. */
-export async function roleHasSubscription(db: Db, role: string): Promise<boolean> {
-  const row = await db
-    .selectFrom(PUSH_SUBSCRIPTIONS)
-    .select(`${PUSH_SUBSCRIPTIONS}.id`)
-    .where(`${PUSH_SUBSCRIPTIONS}.userId`, 'in', db.selectFrom('users').select('users.id').where('users.role', '=', role))
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 export async function pushToRole(context: SendContext, n: NotificationWire, role: string, exceptUserId?: string): Promise<void> {
   // Most roles have no browser subscribed (the admins told of every product created, issue 54): no read a notification.
   if (context.anySubscribed && !(await context.anySubscribed(role))) return;
   const payload = JSON.stringify(payloadOf(n));
   let after = '';
   for (;;) {
-    let query = context.db
-      .selectFrom(PUSH_SUBSCRIPTIONS)
+    let query = subscriptionsOfRole(context.db, role)
       .selectAll(PUSH_SUBSCRIPTIONS)
-      .where(`${PUSH_SUBSCRIPTIONS}.userId`, 'in', context.db.selectFrom('users').select('users.id').where('users.role', '=', role))
       .where(`${PUSH_SUBSCRIPTIONS}.id`, '>', after)
       .orderBy(`${PUSH_SUBSCRIPTIONS}.id`)
       .limit(ROLE_PAGE);
