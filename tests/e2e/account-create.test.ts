@@ -96,6 +96,11 @@ describe.skipIf(!hasChromium)('an admin creates accounts in the browser, and the
 
     // Listed, and its row's login details issue the password it signs in with.
     await page.getByPlaceholder('Search').fill('Rahim Traders');
+    // The search is debounced, and the new seller may already be a row of the unfiltered page: a click
+    // made before the filtered page is drawn lands where the row was, not on its menu. Wait until the
+    // search is the list's filter and its one row is all the list shows.
+    await expect.poll(() => decodeURIComponent(page.url())).toContain('"q":"Rahim Traders"');
+    await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
     const row = page.getByRole('row').filter({ hasText: SELLER.shop });
     await expect.poll(() => row.count()).toBe(1);
     await row.getByRole('button', { name: 'More actions' }).click();

@@ -143,6 +143,29 @@ describe.skipIf(!hasChromium)('lists that fit, filters that do not bury the rows
     await page.context().close();
   });
 
+  it("keeps a row's open More actions menu open while the list fits its columns again", async () => {
+    // The columns are chosen again whenever the rows or the width change: a search that leaves fewer rows,
+    // a narrower window. The row's menu, open meanwhile, must stay open on its record: in CI a search
+    // applied just after the click refitted the Sellers list and closed the menu (the actions cell had been
+    // keyed by its place among the columns, so one column fewer drew it anew).
+    const page = await newPage(DESKTOP);
+    const agents = registry.resource('agents');
+    await showList(page, agents);
+    const headers = page.locator('main thead th');
+    const before = await headers.count();
+    const row = page.locator('main tbody tr').first();
+    await row.getByRole('button', { name: 'More actions' }).click();
+    // Drawn in its row (not in a portal): the row's own menu, not the navigation's.
+    const menu = row.getByRole('menu');
+    await menu.waitFor();
+    const items = await menu.getByRole('menuitem').allTextContents();
+    await page.setViewportSize({ width: 900, height: DESKTOP.height });
+    await expect.poll(() => headers.count(), { message: 'a column is left out at 900 px' }).toBeLessThan(before);
+    expect(await menu.isVisible(), 'the menu is still open').toBe(true);
+    expect(await menu.getByRole('menuitem').allTextContents()).toEqual(items);
+    await page.context().close();
+  });
+
   it('cuts long text to a line, with the full text on hover', async () => {
     const page = await newPage(DESKTOP);
     await showList(page, registry.resource('categories'), `?filter=${encodeURIComponent(JSON.stringify({ q: 'outdoor living' }))}`);

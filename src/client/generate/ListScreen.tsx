@@ -38,7 +38,7 @@ import { listFilters } from './filters.tsx';
 import { ListFailure } from './list-failure.tsx';
 import { ListError, ListPagination } from './list-error.tsx';
 import { ReorderDatagrid } from './reorder.tsx';
-import { RowActions } from './row-actions.tsx';
+import { ROW_ACTIONS_COLUMN, RowActions } from './row-actions.tsx';
 import { OperationButton, rowOperations } from './row-operations.tsx';
 import { ToggleField, toggleDialog } from './toggle.tsx';
 import { useRegistry } from '../registry/context.tsx';
@@ -225,6 +225,8 @@ export function ListScreen({ resource }: { resource: ResourceDef }) {
           key="actions"
           label="Actions"
           textAlign="right"
+          source={ROW_ACTIONS_COLUMN}
+          sortable={false}
           resource={resource.name}
           edit={edit}
           more={more}

@@ -19,10 +19,22 @@ import { useMayOnRow } from './row-access.ts';
 /** The accessible name of the row's menu button. */
 export const MORE_ACTIONS = 'More actions';
 
+/**
+ * The actions column's name among the row's cells. react-admin keys a row's cells by their `source`, or
+ * else by their place: a column left out to fit (fit-columns.ts), as when a search leaves fewer rows or the
+ * window narrows, moved this cell's place and drew it anew, closing a "More actions" menu open meanwhile.
+ * No manifest field can be named so.
+ */
+export const ROW_ACTIONS_COLUMN = '@actions';
+
 interface RowActionsProps {
   /** Read by Datagrid for the column header. */
   label: string;
   textAlign: 'right';
+  /** The cell's key in its row: the same whatever columns stand before it. */
+  source: typeof ROW_ACTIONS_COLUMN;
+  /** Nothing to sort by: without it a `source` would make the header a sort button. */
+  sortable: false;
   /** The list's resource name: a dialog of another resource is opened with the row's id alone. */
   resource: string;
   edit?: Offered;
