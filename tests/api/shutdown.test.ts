@@ -124,7 +124,9 @@ async function refusedNewConnection(port: number) {
   }
 }
 
-describe.each(engines)('shutting down on SIGTERM (%s)', (engine) => {
+// Each test starts the server in a process of its own and waits for it to exit: 19-32 s a test on cores
+// loaded by the rest of the suite (one passed its 30 s there), a second alone.
+describe.each(engines)('shutting down on SIGTERM (%s)', { timeout: 90_000 }, (engine) => {
   it('refuses new connections, answers open keep-alive connections 503 + Connection: close, finishes the request in flight, exits 0', async () => {
     const server = await startFixture(engine);
     const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
