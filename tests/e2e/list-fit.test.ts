@@ -166,6 +166,36 @@ describe.skipIf(!hasChromium)('lists that fit, filters that do not bury the rows
     await page.context().close();
   });
 
+  it("keeps an open More actions menu with its record when a reload moves it, and closes it when the record leaves", async () => {
+    // Rows are keyed by their place (list-body.tsx): a filter applied just after the click (a debounced
+    // search) moves the record to the first row, another record's row before. The menu goes with it.
+    const page = await newPage(DESKTOP);
+    const agents = registry.resource('agents');
+    await showList(page, agents);
+    const rows = page.locator('main tbody tr');
+    await expect.poll(() => rows.count()).toBeGreaterThan(2);
+    const email = (await rows.nth(2).locator('td').filter({ hasText: '@' }).first().textContent())?.trim();
+    expect(email, 'the third row shows its email').toMatch(/@/);
+    await rows.nth(2).getByRole('button', { name: 'More actions' }).click();
+    const items = await rows.nth(2).getByRole('menu').getByRole('menuitem').allTextContents();
+    expect(items.length).toBeGreaterThan(0);
+
+    await page.evaluate((q) => (location.hash = `#/agents?filter=${encodeURIComponent(JSON.stringify({ q }))}`), email!);
+    await expect.poll(() => rows.count()).toBe(1);
+    await expect.poll(() => rows.first().getByRole('menu').getByRole('menuitem').allTextContents()).toEqual(items);
+    expect(await rows.first().textContent()).toContain(email);
+
+    // Its record gone from the page, the menu closes, and does not come back open with it.
+    await page.evaluate(() => (location.hash = `#/agents?filter=${encodeURIComponent(JSON.stringify({ q: 'no such agent at all' }))}`));
+    await page.getByText(/^No .* found/).waitFor();
+    await expect.poll(() => page.getByRole('menuitem', { name: items[0], exact: true }).count()).toBe(0);
+    await page.evaluate((q) => (location.hash = `#/agents?filter=${encodeURIComponent(JSON.stringify({ q }))}`), email!);
+    await expect.poll(() => rows.count()).toBe(1);
+    await expect.poll(() => rows.first().getByRole('button', { name: 'More actions' }).getAttribute('aria-expanded')).toBeNull();
+    expect(await page.getByRole('menuitem', { name: items[0], exact: true }).count()).toBe(0);
+    await page.context().close();
+  });
+
   it('cuts long text to a line, with the full text on hover', async () => {
     const page = await newPage(DESKTOP);
     await showList(page, registry.resource('categories'), `?filter=${encodeURIComponent(JSON.stringify({ q: 'outdoor living' }))}`);

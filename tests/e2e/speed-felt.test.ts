@@ -10,10 +10,12 @@
  *    while the list's own request for them is held;
  *  - search: a query typed further cancels the request of the query before it, and each settled query
  *    is asked once;
- *  - drawing: what a list's change leaves as it was is not drawn again. React's own commits are counted
- *    (the hook React DevTools uses, installed before the app loads): a next page or a search draws no
- *    entry of the side menu, a search draws no row before its answer comes, and a row's tooltips are
- *    not drawn until the pointer (or the keyboard's focus) reaches their button.
+ *  - drawing: what a list's change leaves as it was is not drawn again, and what it changes is drawn in
+ *    place. React's own commits are counted (the hook React DevTools uses, installed before the app
+ *    loads): a next page or a search draws no entry of the side menu, a search draws no row before its
+ *    answer comes, a next page's rows and a search's found rows are the rows that were there given other
+ *    records (none of their components mounted again), and a row's buttons are drawn light, their
+ *    tooltips not until the pointer (or the keyboard's focus) reaches them.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -70,7 +72,9 @@ describe.skipIf(!hasChromium)('the speed a person feels, by its causes', () => {
   /**
    * Counts, from `start()` to `stop()`, the components React draws whose first element lies inside
    * `selector` (each function or class component that ran, as React DevTools' hook is told at each
-   * commit: a component is new in a commit's tree, or cloned for it, and performed work).
+   * commit: a component is new in a commit's tree, or cloned for it, and performed work), and of those
+   * the ones mounted (drawn for the first time: no earlier version of them). `census(selectors)` counts
+   * the components the page holds now (the last commit's tree) whose first element lies inside each.
    */
   async function countDraws(page: Page) {
     await page.addInitScript(() => {
@@ -78,23 +82,41 @@ describe.skipIf(!hasChromium)('the speed a person feels, by its causes', () => {
       let commit = 0;
       const seen = new WeakMap<object, number>();
       const counts = new Map<string, number>();
+      const mounts = new Map<string, number>();
       let selectors: string[] = [];
-      type Fiber = { tag: number; flags: number; child: Fiber | null; sibling: Fiber | null; stateNode: unknown };
+      type Fiber = { tag: number; flags: number; child: Fiber | null; sibling: Fiber | null; alternate: Fiber | null; stateNode: unknown };
+      let last: Fiber | null = null;
+      // Function (0), class (1), forwardRef (11) and memo (14, 15) components.
+      const COMPONENTS = [0, 1, 11, 14, 15];
+      // A component's first element: the first host node in its subtree, depth first. (Not only down its
+      // first children: an emotion-styled component's first child is its style insertion, which draws nothing.)
       const elementOf = (f: Fiber): Element | null => {
-        for (let n: Fiber | null = f; n; n = n.child) if (n.tag === 5 && n.stateNode instanceof Element) return n.stateNode;
+        if (f.tag === 5 && f.stateNode instanceof Element) return f.stateNode;
+        const stack: Fiber[] = f.child ? [f.child] : [];
+        while (stack.length) {
+          const n = stack.pop()!;
+          if (n.tag === 5 && n.stateNode instanceof Element) return n.stateNode;
+          if (n.sibling) stack.push(n.sibling);
+          if (n.child) stack.push(n.child);
+        }
         return null;
       };
       const walk = (root: Fiber) => {
         commit++;
+        last = root;
         const stack: Fiber[] = [root];
         while (stack.length) {
           const f = stack.pop()!;
           const fresh = seen.get(f) !== commit - 1;
           seen.set(f, commit);
-          // Function (0), class (1), forwardRef (11) and memo (14, 15) components that ran in this commit.
-          if (fresh && (f.flags & 1) === 1 && [0, 1, 11, 14, 15].includes(f.tag) && selectors.length) {
+          // The components that ran in this commit.
+          if (fresh && (f.flags & 1) === 1 && COMPONENTS.includes(f.tag) && selectors.length) {
             const el = elementOf(f);
-            for (const sel of selectors) if (el?.closest(sel)) counts.set(sel, (counts.get(sel) ?? 0) + 1);
+            for (const sel of selectors)
+              if (el?.closest(sel)) {
+                counts.set(sel, (counts.get(sel) ?? 0) + 1);
+                if (!f.alternate) mounts.set(sel, (mounts.get(sel) ?? 0) + 1);
+              }
           }
           if (f.sibling) stack.push(f.sibling);
           if (f.child) stack.push(f.child);
@@ -114,18 +136,41 @@ describe.skipIf(!hasChromium)('the speed a person feels, by its causes', () => {
       w.__draws = {
         start: (sels: string[]) => {
           counts.clear();
+          mounts.clear();
           selectors = sels;
         },
         stop: () => {
           const out = Object.fromEntries(selectors.map((sel) => [sel, counts.get(sel) ?? 0]));
+          const mounted = Object.fromEntries(selectors.map((sel) => [sel, mounts.get(sel) ?? 0]));
           selectors = [];
-          return out;
+          return { drawn: out, mounted };
+        },
+        census: (sels: string[]) => {
+          const held = new Map<string, number>();
+          const stack: Fiber[] = last ? [last] : [];
+          while (stack.length) {
+            const f = stack.pop()!;
+            if (COMPONENTS.includes(f.tag)) {
+              const el = elementOf(f);
+              for (const sel of sels) if (el?.closest(sel)) held.set(sel, (held.get(sel) ?? 0) + 1);
+            }
+            if (f.sibling) stack.push(f.sibling);
+            if (f.child) stack.push(f.child);
+          }
+          return Object.fromEntries(sels.map((sel) => [sel, held.get(sel) ?? 0]));
         },
       };
     });
+    type Draws = {
+      start(s: string[]): void;
+      stop(): { drawn: Record<string, number>; mounted: Record<string, number> };
+      census(s: string[]): Record<string, number>;
+    };
     return {
-      start: (selectors: string[]) => page.evaluate((sels) => (window as unknown as { __draws: { start(s: string[]): void } }).__draws.start(sels), selectors),
-      stop: () => page.evaluate(() => (window as unknown as { __draws: { stop(): Record<string, number> } }).__draws.stop()),
+      start: (selectors: string[]) => page.evaluate((sels) => (window as unknown as { __draws: Draws }).__draws.start(sels), selectors),
+      stop: async () => (await page.evaluate(() => (window as unknown as { __draws: Draws }).__draws.stop())).drawn,
+      stopWithMounts: () => page.evaluate(() => (window as unknown as { __draws: Draws }).__draws.stop()),
+      census: (selectors: string[]) => page.evaluate((sels) => (window as unknown as { __draws: Draws }).__draws.census(sels), selectors),
     };
   }
 
@@ -233,46 +278,62 @@ describe.skipIf(!hasChromium)('the speed a person feels, by its causes', () => {
     await fillSignIn(page);
     await toProducts(page);
     // The menu's entries, and the table's cells (what a row shows).
-    const MENU = '.RaSidebar [role="menuitem"]';
+    // (react-admin's sidebar is classed `RaSidebar-…`, its permanent drawer's content `RaSidebar-fixed`.)
+    const MENU = '.RaSidebar-fixed [role="menuitem"]';
     const CELLS = 'main tbody td';
     const ROWS = 'main tbody';
-    // A row's action buttons carry no tooltip until one is wanted (MUI marks the child of each tooltip it draws).
-    const actions = page.locator(`${ROWS} td:last-of-type button`);
+    const ACTIONS = `${ROWS} td:last-of-type`;
+    const actions = page.locator(`${ACTIONS} button`);
     await actions.first().waitFor();
     expect(await actions.count()).toBeGreaterThan(0);
-    expect(await page.locator(`${ROWS} [data-mui-internal-clone-element]`).count()).toBe(0);
     const first = await page.locator(FIRST_TITLE).textContent();
     await page.waitForLoadState('networkidle');
+    // A row's action buttons carry no tooltip until one is wanted, and each is drawn light: a row's actions
+    // cell holds the actions' own component, and for each button its tooltip's stand-in and the button
+    // (RowTooltip, RowIconButton). An MUI IconButton is ten components, its Tooltip as many again.
+    const rows = await page.locator(`${ROWS} tr`).count();
+    const buttons = await actions.count();
+    const held = (await draws.census([ACTIONS]))[ACTIONS];
+    expect(held, 'components in the row actions\' cells').toBeLessThanOrEqual(2 * buttons + 3 * rows);
+    expect(held).toBeGreaterThan(0);
 
     // The next page: its rows are drawn, the menu is not.
-    await draws.start([MENU, CELLS]);
+    await draws.start([MENU, CELLS, ROWS]);
     await page.getByRole('button', { name: /next page/i }).click();
     await expect.poll(() => page.locator(FIRST_TITLE).textContent()).not.toBe(first);
     await page.waitForLoadState('networkidle');
-    const paged = await draws.stop();
-    expect(paged[CELLS], 'the new rows are drawn').toBeGreaterThan(0);
-    expect(paged[MENU], 'components of the menu drawn for a next page').toBe(0);
+    const paged = await draws.stopWithMounts();
+    expect(paged.drawn[CELLS], 'the new rows are drawn').toBeGreaterThan(0);
+    expect(paged.drawn[MENU], 'components of the menu drawn for a next page').toBe(0);
+    // The new page's rows are the rows that were there, given other records: React updates their cells in
+    // place. Before, every row was torn down and built again, its hundred-odd components mounted anew.
+    expect(paged.mounted[ROWS], 'components of the rows mounted for a next page').toBeLessThanOrEqual(PER_PAGE);
 
     // A search, its answer held: neither the menu nor the rows are drawn while it is on its way.
     const titles = await page.locator(`${ROWS} td.column-${products.title}`).allTextContents();
     const word = titles.flatMap((t) => t.split(/[^\p{L}]+/u)).find((w) => w.length >= 5);
     expect(word).toBeTruthy();
-    const held: Route[] = [];
+    const heldSearch: Route[] = [];
     await page.route(`**${LIST_PATH}?*`, (route) => {
-      if (listRead(route.request())?.filter.q !== undefined) held.push(route);
+      if (listRead(route.request())?.filter.q !== undefined) heldSearch.push(route);
       else void route.continue();
     });
     await draws.start([MENU, CELLS]);
     await page.locator('input[name="q"]').fill(word!);
-    await expect.poll(() => held.length).toBeGreaterThan(0);
+    await expect.poll(() => heldSearch.length).toBeGreaterThan(0);
     const searching = await draws.stop();
     expect(searching[MENU], 'components of the menu drawn for a search').toBe(0);
     // A row is not drawn again (before this, each of its hundred-odd components was, and the menu's
     // too): at most one component a row is, a reference's link whose record is read again beside the search.
     expect(searching[CELLS], 'components of the rows drawn before the search is answered').toBeLessThanOrEqual(PER_PAGE);
+    // Its answer: the rows found are drawn in the rows that were there.
+    await draws.start([ROWS]);
     await page.unroute(`**${LIST_PATH}?*`);
-    for (const route of held) await route.continue().catch(() => {});
+    for (const route of heldSearch) await route.continue().catch(() => {});
     await expect.poll(() => page.locator(FIRST_TITLE).textContent()).toContain(word);
+    await page.waitForLoadState('networkidle');
+    const found = await draws.stopWithMounts();
+    expect(found.mounted[ROWS], 'components of the rows mounted for a search\'s answer').toBeLessThanOrEqual(PER_PAGE);
 
     // Pointed at, a row action shows its tooltip.
     const edit = page.locator(`${ROWS} tr:first-child`).getByRole('button', { name: 'Edit' });

@@ -13,7 +13,7 @@
  */
 import { transitionsOf, type Role } from '../../manifest/index.ts';
 import { mayCall } from './access.ts';
-import { memo, useMemo, type KeyboardEvent, type ReactElement } from 'react';
+import { useMemo, type KeyboardEvent, type ReactElement } from 'react';
 import { Box, Typography, useMediaQuery, type Theme } from '@mui/material';
 import type { SystemStyleObject } from '@mui/system';
 import AddIcon from '@mui/icons-material/Add';
@@ -22,8 +22,6 @@ import {
   BulkActionsToolbarClasses,
   Button,
   Datagrid,
-  DatagridBody,
-  DatagridRow,
   List,
   TopToolbar,
   usePermissions,
@@ -59,19 +57,12 @@ import { emptyText } from './empty-text.ts';
 import { PrefetchNextPage } from './next-page.tsx';
 import { FILTER_DEBOUNCE_MS } from '../shell/theme.ts';
 import { PathOnlyLocation } from '../shell/path-only-location.tsx';
+import { ListBody, listBodySx } from './list-body.tsx';
+import { RowIconButtonStyles } from '../widgets/RowIconButton.tsx';
+import { CellTextStyles } from './cell-displays.tsx';
 
 /** Spec's page size; the server answers `Content-Range: … 0-24/…` for the first page. */
 const PER_PAGE = 25;
-/**
- * A table row drawn again only when what it is given changed: its record, its selection, the columns
- * (the cells, compared as one array the screen keeps while they stay the same), the click. A list
- * redraws for much that leaves its rows as they were (the page written into the address and then into
- * react-admin's store, the same page read again, a filter's options arriving): 25 rows of a dozen
- * cells each were most of each redraw (issue 51.10). Unlike react-admin's PureDatagridRow, which never
- * compares the cells, a changed column or tooltip still reaches every row.
- */
-const MemoRow = memo(DatagridRow);
-
 /** A failed list shows its alert, not a toast as well. */
 const quietErrors = { onError: () => {} };
 
@@ -164,6 +155,8 @@ function openFocusedRow(e: KeyboardEvent) {
  */
 function tableSx(stickyActions: boolean, narrow: boolean) {
   return (theme: Theme): SystemStyleObject<Theme> => ({
+    // The rows' and cells' own looks (list-body.tsx draws them as plain elements).
+    ...listBodySx(theme),
     ...(narrow && { '& .MuiTableCell-root': { px: 1 } }),
     '& tbody tr:focus-visible': { outline: `2px solid ${theme.palette.primary.main}`, outlineOffset: '-2px' },
     ...cellTextSx,
@@ -273,9 +266,9 @@ export function ListScreen({ resource }: { resource: ResourceDef }) {
     sx: tableSx(!!hasActions, phone),
   };
   const focusableRows = !!openRecord;
-  // The table's cells as one array, the same while they stay the same (MemoRow compares it).
+  // The table's cells as one array, the same while they stay the same (the rows compare it: list-body.tsx).
   const cells = useMemo(() => [select, columns, actions], [select, columns, actions]);
-  const body = useMemo(() => <DatagridBody row={<MemoRow tabIndex={focusableRows ? 0 : undefined} />} />, [focusableRows]);
+  const body = useMemo(() => <ListBody focusableRows={focusableRows} />, [focusableRows]);
 
   return (
     <List
@@ -301,6 +294,9 @@ export function ListScreen({ resource }: { resource: ResourceDef }) {
       pagination={<ListPagination />}
       queryOptions={failure ? quietErrors : undefined}
     >
+      {/* The looks of the rows' buttons and text, drawn light (RowIconButton.tsx, cell-displays.tsx): once for every row. */}
+      {RowIconButtonStyles}
+      {CellTextStyles}
       {/* The next page is read while this one is looked at (next-page.tsx). */}
       <PrefetchNextPage resource={resource} />
       {cards ? (

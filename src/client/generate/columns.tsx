@@ -27,6 +27,7 @@ import { ReferenceLinkField } from './reference-link.tsx';
 import { ChangesField } from './changes.tsx';
 import { RecordLinkField } from './record-link.tsx';
 import { CELL_TEXT } from './cell-text.ts';
+import { MoneyCell, NumberCell, TextCell } from './cell-displays.tsx';
 
 // DOMPurify comes with the first rich text shown, not with every list.
 const LazyHtmlField = lazy(() => import('./html.tsx'));
@@ -40,13 +41,17 @@ function HtmlField(props: ColumnProps) {
 }
 
 /** A reference's cell: the target's title, linked; the target resource comes from the registry in context. */
-function ReferenceCell({ field: f, ...props }: ColumnProps & { field: FieldDef }) {
+function ReferenceCell({ field: f, light, ...props }: ColumnProps & { field: FieldDef; light?: boolean }) {
   const parent = useRegistry().resource(f.reference!);
   if (f.referenceBy) return <ReferenceByField {...props} reference={parent.name} by={f.referenceBy} titleSource={parent.title} />;
-  return <ReferenceLinkField {...props} target={parent} />;
+  return <ReferenceLinkField {...props} target={parent} light={light} />;
 }
 
-export function fieldDisplay(resource: ResourceDef, f: FieldDef, sortable = false): ReactElement | null {
+/**
+ * How a field is shown. `inTable`: as a list's column (a table's cell, a phone's card), where text,
+ * numbers and amounts are drawn light (cell-displays.tsx); else as a details dialog shows it.
+ */
+export function fieldDisplay(resource: ResourceDef, f: FieldDef, sortable = false, inTable = false): ReactElement | null {
   const common = { source: f.name, label: labelOf(f), sortable };
   const emptyText = f.emptyShownAs === undefined ? undefined : String(f.emptyShownAs);
   if (f.kind === 'password') return null;
@@ -61,9 +66,10 @@ export function fieldDisplay(resource: ResourceDef, f: FieldDef, sortable = fals
     case 'image':
       return <ImageField key={f.name} {...common} titleSource={resource.title} />;
     case 'number':
-      if (f.display === 'money') return <MoneyField key={f.name} {...common} emptyText={emptyText} />;
+      if (f.display === 'money')
+        return inTable ? <MoneyCell key={f.name} {...common} emptyText={emptyText} /> : <MoneyField key={f.name} {...common} emptyText={emptyText} />;
       if (f.display === 'bytes') return <BytesField key={f.name} {...common} emptyText={emptyText} />;
-      return <NumberField key={f.name} {...common} emptyText={emptyText} />;
+      return inTable ? <NumberCell key={f.name} {...common} emptyText={emptyText} /> : <NumberField key={f.name} {...common} emptyText={emptyText} />;
     case 'boolean':
       return <BooleanField key={f.name} {...common} emptyText={emptyText} choices={f.choices} />;
     case 'file':
@@ -73,9 +79,13 @@ export function fieldDisplay(resource: ResourceDef, f: FieldDef, sortable = fals
     case 'select':
       return <SelectField key={f.name} {...common} emptyText={emptyText} choices={f.choices} />;
     case 'reference':
-      return <ReferenceCell key={f.name} {...common} field={f} emptyText={emptyText} />;
+      return <ReferenceCell key={f.name} {...common} field={f} emptyText={emptyText} light={inTable} />;
     default:
-      return <TextField key={f.name} {...common} emptyText={emptyText} className={CELL_TEXT} />;
+      return inTable ? (
+        <TextCell key={f.name} {...common} emptyText={emptyText} className={CELL_TEXT} />
+      ) : (
+        <TextField key={f.name} {...common} emptyText={emptyText} className={CELL_TEXT} />
+      );
   }
 }
 
@@ -110,6 +120,6 @@ export const HIDDEN_BY_DEFAULT: readonly string[] = TIMESTAMP_FIELDS.map((f) => 
 /** The list columns of a resource: its `list: true` fields, in order, then the timestamps (`HIDDEN_BY_DEFAULT`). */
 export function listColumns(resource: ResourceDef, { sortable = true, replace, role, registry }: ColumnOptions): ReactElement[] {
   return [...resource.fields.filter((f) => f.list && readsReference(registry, f, role)), ...timestampFields(resource)]
-    .map((f) => replace?.(f) ?? fieldDisplay(resource, f, sortable && isSortable(f)))
+    .map((f) => replace?.(f) ?? fieldDisplay(resource, f, sortable && isSortable(f), true))
     .filter((c): c is ReactElement => c !== null);
 }

@@ -2,8 +2,8 @@
  * A record's History: the audit log's list screen, filtered to the record (docs/architecture.md: "Every write
  * appends an audit entry"). Offered on every row of every other resource to whoever may read the log.
  */
-import { IconButton } from '@mui/material';
 import { RowTooltip } from '../widgets/RowTooltip.tsx';
+import { RowIconButton } from '../widgets/RowIconButton.tsx';
 import HistoryIcon from '@mui/icons-material/History';
 import { useCreatePath, useNavigate, useRecordContext } from 'react-admin';
 import type { Registry, ResourceDef } from '../../manifest/index.ts';
@@ -24,9 +24,7 @@ export function HistoryButton({ resource }: { resource: ResourceDef }) {
   const open = () => navigate(`${createPath({ resource: AUDIT_LOG, type: 'list' })}?filter=${encodeURIComponent(filter)}`);
   return (
     <RowTooltip title="History">
-      <IconButton size="small" aria-label="History" onClick={open}>
-        <HistoryIcon fontSize="small" />
-      </IconButton>
+      <RowIconButton label="History" icon={HistoryIcon} onClick={open} />
     </RowTooltip>
   );
 }

@@ -10,14 +10,16 @@ import type { ColumnProps } from './displays.tsx';
 import { recordAddress } from './record-address.ts';
 import { CELL_TEXT } from './cell-text.ts';
 import { useRegistry } from '../registry/context.tsx';
+import { TextCell } from './cell-displays.tsx';
 
-export function ReferenceLinkField({ source, target, emptyText }: ColumnProps & { target: ResourceDef }) {
+/** `light`: in a list's table or card, the title drawn light (cell-displays.tsx). */
+export function ReferenceLinkField({ source, target, emptyText, light }: ColumnProps & { target: ResourceDef; light?: boolean }) {
   const { permissions } = usePermissions();
   const registry = useRegistry();
   const link = useCallback((record: RaRecord) => recordAddress(registry, target, record, permissions) ?? false, [registry, target, permissions]);
   return (
     <ReferenceField source={source} reference={target.name} link={link} emptyText={emptyText}>
-      <TextField source={target.title} className={CELL_TEXT} />
+      {light ? <TextCell source={target.title} className={CELL_TEXT} /> : <TextField source={target.title} className={CELL_TEXT} />}
     </ReferenceField>
   );
 }

@@ -3,9 +3,11 @@
  * "More actions" menu the row's other dialogs (list-dialogs.ts says which), then the state transitions
  * the row's state allows the role (transitions.tsx); more may come first.
  */
-import { useId, useState, type MouseEvent, type ReactElement, type ReactNode } from 'react';
-import { Box, IconButton, ListItemText, Menu, MenuItem } from '@mui/material';
+import { useId, useRef, useState, type MouseEvent, type ReactNode } from 'react';
+import { ListItemText, Menu, MenuItem } from '@mui/material';
+import type { SvgIconComponent } from '@mui/icons-material';
 import { RowTooltip } from '../widgets/RowTooltip.tsx';
+import { RowIconButton } from '../widgets/RowIconButton.tsx';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
@@ -15,6 +17,10 @@ import { useOpenDialog } from '../dialogs/context.ts';
 import { rowDialogData, type Offered } from './list-dialogs.ts';
 import { useTransitions } from './transitions.tsx';
 import { useMayOnRow } from './row-access.ts';
+import { rowMenuKey, useRowMenu } from './row-menu.ts';
+
+/** The actions' box: in a line, at the right. */
+const ROW_ACTIONS_STYLE = { display: 'flex', justifyContent: 'flex-end', alignItems: 'center', whiteSpace: 'nowrap' } as const;
 
 /** The accessible name of the row's menu button. */
 export const MORE_ACTIONS = 'More actions';
@@ -56,36 +62,37 @@ interface MenuAction {
 /**
  * The row's "More actions" button and its menu of dialog titles and transitions. The menu is drawn
  * from its first opening on: closed, MUI's menu is still a popover and a modal drawn in every row at
- * every new page (issue 51.10).
+ * every new page (issue 51.10). Whether it is open is kept by the record (row-menu.ts), not by the row:
+ * rows are keyed by their place, and a search or a refresh that moves the record moves its open menu too.
  */
-function MoreActions({ offered }: { offered: MenuAction[] }) {
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+function MoreActions({ offered, menuKey }: { offered: MenuAction[]; menuKey: string }) {
+  const menu = useRowMenu(menuKey);
+  const button = useRef<HTMLButtonElement>(null);
   const [used, setUsed] = useState(false);
   const menuId = useId();
-  const close = () => setAnchor(null);
   return (
     <>
       <RowTooltip title={MORE_ACTIONS}>
-        <IconButton
-          size="small"
-          aria-label={MORE_ACTIONS}
+        <RowIconButton
+          ref={button}
+          label={MORE_ACTIONS}
+          icon={MoreVertIcon}
           aria-haspopup="menu"
-          aria-controls={anchor ? menuId : undefined}
-          aria-expanded={anchor ? 'true' : undefined}
-          onClick={(e) => {
+          aria-controls={menu.isOpen ? menuId : undefined}
+          aria-expanded={menu.isOpen ? 'true' : undefined}
+          onClick={() => {
             setUsed(true);
-            setAnchor(e.currentTarget);
+            menu.open();
           }}
-        >
-          <MoreVertIcon fontSize="small" />
-        </IconButton>
+        />
       </RowTooltip>
-      {used && (
+      {(used || menu.isOpen) && (
         <Menu
           id={menuId}
-          anchorEl={anchor}
-          open={!!anchor}
-          onClose={close}
+          // Read when it is placed: a row that takes up an open menu draws it with its button.
+          anchorEl={() => button.current!}
+          open={menu.isOpen}
+          onClose={menu.close}
           // Drawn in the row, not in a portal at the page's end: there it would be outside every landmark (axe).
           disablePortal
           // Its clicks go up through the row, whose click opens the record: a choice (or a click beside the
@@ -98,7 +105,7 @@ function MoreActions({ offered }: { offered: MenuAction[] }) {
             <MenuItem
               key={o.key}
               onClick={() => {
-                close();
+                menu.close();
                 o.run();
               }}
             >
@@ -124,22 +131,21 @@ export function RowActions({ resource, edit, remove, details, more = [], childre
     ...more.filter((o) => allowed(o)).map((o) => ({ key: o.type, label: o.label, run: () => open(o) })),
     ...transitions.offered.map((o) => ({ key: `transition:${o.transition.name}`, label: o.transition.label, run: () => transitions.choose(o) })),
   ];
-  const action = (found: Offered | undefined, label: string, icon: ReactElement, color?: 'error') =>
+  const action = (found: Offered | undefined, label: string, icon: SvgIconComponent, color?: 'error') =>
     found && (
       <RowTooltip title={label}>
-        <IconButton size="small" aria-label={label} color={color} onClick={() => open(found)}>
-          {icon}
-        </IconButton>
+        <RowIconButton label={label} icon={icon} color={color} onClick={() => open(found)} />
       </RowTooltip>
     );
+  // (A plain box with MUI Box's looks: one a row, it was three components of its own.)
   return (
-    <Box sx={{ display: 'flex', justifyContent: 'flex-end', alignItems: 'center', whiteSpace: 'nowrap' }}>
+    <div className="row-actions" style={ROW_ACTIONS_STYLE}>
       {children}
-      {action(allowed(details), 'Details', <VisibilityIcon fontSize="small" />)}
-      {action(allowed(edit), 'Edit', <EditIcon fontSize="small" />)}
-      {menu.length > 0 && <MoreActions offered={menu} />}
-      {action(allowed(remove), 'Delete', <DeleteIcon fontSize="small" />, 'error')}
+      {action(allowed(details), 'Details', VisibilityIcon)}
+      {action(allowed(edit), 'Edit', EditIcon)}
+      {menu.length > 0 && <MoreActions offered={menu} menuKey={rowMenuKey(resource, record.id)} />}
+      {action(allowed(remove), 'Delete', DeleteIcon, 'error')}
       {transitions.form}
-    </Box>
+    </div>
   );
 }

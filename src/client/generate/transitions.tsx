@@ -62,21 +62,26 @@ export function useTransitions(resource: ResourceDef | string, record: Row | und
   const { permissions } = usePermissions();
   const registry = useRegistry();
   const r = typeof resource === 'string' ? registry.resources.find((x) => x.name === resource) : resource;
-  const [chosen, setChosen] = useState<FieldTransition>();
+  // The record it was chosen on is kept with it: a list's row may be given another record (a next page,
+  // a refresh) while the form is open, and the form stays with the one it was opened for.
+  const [chosen, setChosen] = useState<{ offered: FieldTransition; record: Row }>();
   const offered = r ? offeredTransitions(r, record, permissions) : [];
   const form: ReactNode =
-    r && record && chosen ? (
+    r && chosen ? (
       <TransitionDialog
         resource={r}
-        offered={chosen}
-        record={record}
+        offered={chosen.offered}
+        record={chosen.record}
         onClose={(done) => {
           setChosen(undefined);
           if (done) onDone?.();
         }}
       />
     ) : null;
-  return { offered, choose: setChosen, form };
+  const choose = (o: FieldTransition) => {
+    if (record) setChosen({ offered: o, record });
+  };
+  return { offered, choose, form };
 }
 
 /** A details dialog's buttons: one per transition offered on its record. */

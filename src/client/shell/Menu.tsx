@@ -15,7 +15,7 @@
  * memoized and sees a location that changes only when its own "active" mark does (KeepLocation).
  */
 import { memo, useContext, useMemo, type MouseEvent, type ReactNode } from 'react';
-import { matchPath } from 'react-router-dom';
+import { matchPath, UNSAFE_RouteContext as RouteContext } from 'react-router-dom';
 import { LocationContext, PathOnlyLocation } from './path-only-location.tsx';
 import { Box, ListItemIcon, ListSubheader, MenuItem, Tooltip, Typography } from '@mui/material';
 import { Menu, useCreatePath, useGetList, useLocation, usePermissions, useResourceDefinitions, useSidebarState, type RaRecord } from 'react-admin';
@@ -100,17 +100,27 @@ const DashboardItem = memo(function DashboardItem() {
 const Entry = memo(EntryItem);
 
 /**
- * What it holds sees the router's location as it was when `active` last changed: an entry depends on
- * the location for its "active" mark only (its link is a whole path), and react-router's hooks read
- * the whole location, so every entry was drawn again at every navigation, a list's page, sort or
- * search among them. Now an entry is drawn again when it becomes, or stops being, the current one.
+ * What it holds sees the router's location, and the route it is drawn in, as they were when `active`
+ * last changed: an entry depends on the location for its "active" mark only (its link is a whole path,
+ * resolved the same under any route), and react-router's hooks read the whole location (its links the
+ * route's matches too, made anew at every address), so every entry was drawn again at every navigation,
+ * a list's page, sort or search among them. Now an entry is drawn again when it becomes, or stops being,
+ * the current one.
  */
 function KeepLocation({ active, children }: { active: boolean; children: ReactNode }) {
   const location = useContext(LocationContext);
+  const route = useContext(RouteContext);
   // Kept for as long as the mark stays the same.
   const kept = useMemo(() => location, [active]);
+  const keptRoute = useMemo(() => route, [active]);
   // (No router context of ours to keep, as under a test's own router: nothing to do.)
-  return kept ? <LocationContext.Provider value={kept}>{children}</LocationContext.Provider> : children;
+  return kept ? (
+    <LocationContext.Provider value={kept}>
+      <RouteContext.Provider value={keptRoute}>{children}</RouteContext.Provider>
+    </LocationContext.Provider>
+  ) : (
+    children
+  );
 }
 
 /** Whether `to` is the current screen, as react-admin's menu item decides it (the landing page: exactly). */
