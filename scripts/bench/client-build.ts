@@ -14,7 +14,9 @@ export async function buildClient(root: string, log: (s: string) => void): Promi
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
   try {
-    await build({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'error', build: { outDir, emptyOutDir: true } });
+    // BENCH_CLIENT_UNMINIFIED=1: names kept, for reading a profile of the journeys (journeys.ts, BENCH_JOURNEYS_PROF).
+    const minify = process.env.BENCH_CLIENT_UNMINIFIED === '1' ? false : undefined;
+    await build({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'error', build: { outDir, emptyOutDir: true, ...(minify === false && { minify }) } });
   } finally {
     if (nodeEnv === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = nodeEnv;

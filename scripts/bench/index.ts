@@ -91,6 +91,8 @@ if (args.help) {
       '  --only create,one    only these scenarios (sorted, deep, filtered, search, shopSearch, one, create); a partial\n' +
       '                       run, written only to an --out of its own\n' +
       '  BENCH_CPU_PROF=<folder> in the environment: ours writes a V8 CPU profile there when it stops\n' +
+      '  BENCH_JOURNEYS_PROF=<folder>: the page\'s CPU profile of each journey there (BENCH_JOURNEYS_TRACE=1: a Chromium\n' +
+      '                       trace instead); BENCH_CLIENT_UNMINIFIED=1 builds the clients with their names kept\n' +
       'npm run bench -- --sockets 1000 [--per-client 3] [--concurrency 8]: socket delivery across two nodes (needs DATABASE_URL + REDIS_URL; else one SQLite node)\n' +
       'npm run bench -- --money [--pg] [--duration 10] [--connections 50]: checkouts a second with no oversell, the stock race, bids a second on one auction\n' +
       'npm run bench -- --audience [--pg] [--duration 10] [--connections 50] [--admins 1000]: product creates with 1 and with N active admins to tell\n' +

@@ -13,7 +13,7 @@
  * Given another work tree (`checkout`), the same journeys run against its client and its server, in turns
  * with ours, so both are measured in the same sitting (the machine's speed moves from one minute to the next).
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, Page, Request } from 'playwright-core';
@@ -151,15 +151,44 @@ function runOf(ms: number, driverMs: number, requests: ReturnType<ReturnType<typ
  * The list's first row, by its title cell (react-admin classes a cell `column-<source>`): a row's other
  * cells (a reference's name, fetched after the row) may empty and fill again while the rows stay the same.
  */
+/** What a journey waits for: the list's rows, other than the ones before it. */
+interface RowsWanted {
+  title: string;
+  before: string;
+  rangeBefore: string;
+  firstRow: string;
+}
+
 /**
- * Arms the page's clock for the next journey: the first `event` (click, input) after now is its start.
- * Kept on `window`: a journey's pages are one document (the app routes by its address's hash).
+ * Arms the page's clock for the next journey: the first `event` (click, input) after now is its start,
+ * and from it the page itself checks at every animation frame (before that frame is painted) whether
+ * the list's first row is there and differs from `before`, no loading placeholder stands in the content,
+ * and the range shown is not `rangeBefore`; the first frame that has them is its end. Kept on `window`:
+ * a journey's pages are one document (the app routes by its address's hash).
+ *
+ * Checked in the page, not by the driver's polling: the driver's wait reaches the page only after its
+ * click has returned and a round trip, queued behind whatever the page is drawing then. Its first check
+ * of a next page came 160 to 440 ms after the click in one run of five rounds, while in the page the rows
+ * were drawn 150 to 290 ms after it: the end was the driver's arrival, not the rows'.
  */
-function armClock(page: Page, event: 'click' | 'input') {
+function armClock(page: Page, event: 'click' | 'input', wanted: RowsWanted) {
   return page.evaluate(`(() => {
+    const wanted = ${JSON.stringify(wanted)};
     const clock = { start: 0, end: 0 };
     window.__journeyClock = clock;
-    document.addEventListener(${JSON.stringify(event)}, (e) => { if (!clock.start) clock.start = e.timeStamp; }, { capture: true, once: true });
+    const check = () => {
+      const heading = document.querySelector('#react-admin-title')?.textContent?.trim();
+      const row = document.querySelector(wanted.firstRow)?.textContent?.trim() ?? '';
+      const range = document.querySelector('.MuiTablePagination-displayedRows')?.textContent ?? '';
+      const loading = document.querySelector('main [role="progressbar"]');
+      if (heading === wanted.title && row !== '' && row !== wanted.before && range !== wanted.rangeBefore && !loading) clock.end = performance.now();
+      else requestAnimationFrame(check);
+    };
+    document.addEventListener(${JSON.stringify(event)}, (e) => {
+      if (clock.start) return;
+      clock.start = e.timeStamp;
+      requestAnimationFrame(check);
+    }, { capture: true, once: true });
   })()`);
 }
 
@@ -172,27 +201,12 @@ async function clockMs(page: Page): Promise<number> {
 
 const firstRowSelector = (r: ResourceDef) => `main tbody tr:first-child td.column-${r.title}`;
 
-/**
- * Waits in the page, frame by frame, until the list's first row is there and differs from `before`,
- * no loading placeholder stands in the content, and the range shown is not `rangeBefore`.
- */
-async function rowsChanged(page: Page, r: ResourceDef, before: string, rangeBefore: string) {
-  const title = r.plural;
-  await page.waitForFunction(
-    ({ title, before, rangeBefore, firstRow }) => {
-      const heading = document.querySelector('#react-admin-title')?.textContent?.trim();
-      const row = document.querySelector(firstRow)?.textContent?.trim() ?? '';
-      const range = document.querySelector('.MuiTablePagination-displayedRows')?.textContent ?? '';
-      const loading = document.querySelector('main [role="progressbar"]');
-      const done = heading === title && row !== '' && row !== before && range !== rangeBefore && !loading;
-      // Checked in an animation frame: the frame about to be painted is the one that shows the rows.
-      const clock = (window as unknown as { __journeyClock?: { end: number } }).__journeyClock;
-      if (done && clock && !clock.end) clock.end = performance.now();
-      return done;
-    },
-    { title, before, rangeBefore, firstRow: firstRowSelector(r) },
-    { polling: 'raf', timeout: 60_000 },
-  ).catch(async (e: Error) => {
+/** What the journey about to start waits for on `r`'s list. */
+const rowsWanted = (r: ResourceDef, before: string, rangeBefore: string): RowsWanted => ({ title: r.plural, before, rangeBefore, firstRow: firstRowSelector(r) });
+
+/** Waits until the page's clock has seen the rows the journey armed it for (`armClock`). */
+async function rowsChanged(page: Page, wanted: RowsWanted) {
+  await page.waitForFunction(() => !!(window as unknown as { __journeyClock?: { end: number } }).__journeyClock?.end, undefined, { polling: 'raf', timeout: 60_000 }).catch(async (e: Error) => {
     // What the page showed instead, so a journey that never ends says why.
     const seen = await page
       .evaluate((firstRow) => ({
@@ -202,9 +216,9 @@ async function rowsChanged(page: Page, r: ResourceDef, before: string, rangeBefo
         range: document.querySelector('.MuiTablePagination-displayedRows')?.textContent,
         loading: document.querySelector('main [role="progressbar"]')?.outerHTML.slice(0, 120),
         text: document.body.innerText.slice(0, 300),
-      }), firstRowSelector(r))
+      }), wanted.firstRow)
       .catch(() => undefined);
-    throw new Error(`${e.message.split('\n')[0]}: waiting for '${title}' rows after '${before.slice(0, 40)}' / '${rangeBefore}', the page showed ${JSON.stringify(seen)}`);
+    throw new Error(`${e.message.split('\n')[0]}: waiting for '${wanted.title}' rows after '${wanted.before.slice(0, 40)}' / '${wanted.rangeBefore}', the page showed ${JSON.stringify(seen)}`);
   });
 }
 
@@ -221,11 +235,41 @@ async function searchWord(page: Page, r: ResourceDef): Promise<string> {
   return words[Math.floor(words.length / 2)];
 }
 
+/**
+ * With BENCH_JOURNEYS_PROF=<folder>: the page's CPU profile of each journey, from before its action to its
+ * rows (`<folder>/<side>-<round>-<journey>.cpuprofile`, for Chromium's DevTools or a script), to find
+ * where a journey's time goes. Best read over an unminified client (BENCH_CLIENT_UNMINIFIED=1).
+ */
+async function profiler(page: Page, name: string) {
+  const dir = process.env.BENCH_JOURNEYS_PROF;
+  if (!dir) return { start: async () => {}, stop: async (_journey: string) => {} };
+  mkdirSync(dir, { recursive: true });
+  // BENCH_JOURNEYS_TRACE=1: a Chromium trace (the main thread's tasks, timers, layouts, paints) instead.
+  if (process.env.BENCH_JOURNEYS_TRACE === '1') {
+    const browser = page.context().browser()!;
+    return {
+      start: () => browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing'] }),
+      stop: async (journey: string) => writeFileSync(join(dir, `${name}-${journey}.trace.json`), await browser.stopTracing()),
+    };
+  }
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+  return {
+    start: () => cdp.send('Profiler.start'),
+    stop: async (journey: string) => {
+      const { profile } = await cdp.send('Profiler.stop');
+      writeFileSync(join(dir, `${name}-${journey}.cpuprofile`), JSON.stringify(profile));
+    },
+  };
+}
+
 /** One round of the three journeys in a fresh browser context (no cookies, no cached code). */
-async function round(browser: Browser, url: string, r: ResourceDef, email: string): Promise<Record<JourneyKey, JourneyRun>> {
+async function round(browser: Browser, url: string, r: ResourceDef, email: string, name = 'warm-up'): Promise<Record<JourneyKey, JourneyRun>> {
   const context = await browser.newContext({ viewport: { width: 1366, height: 850 } });
   try {
     const page = await context.newPage();
+    const prof = await profiler(page, name);
     page.setDefaultTimeout(60_000);
     const requests = watchRequests(page);
     await page.goto(url);
@@ -234,25 +278,31 @@ async function round(browser: Browser, url: string, r: ResourceDef, email: strin
     await page.waitForLoadState('networkidle');
 
     // Sign-in: submit → the list's menu entry (clicked the moment it is there) → its first rows.
-    await armClock(page, 'click');
+    let wanted = rowsWanted(r, '', '');
+    await armClock(page, 'click', wanted);
     let t0 = Date.now();
     let p0 = performance.now();
+    await prof.start();
     await page.getByRole('button', { name: /sign in/i }).click();
     await page.getByRole('menuitem', { name: r.plural, exact: true }).click();
-    await rowsChanged(page, r, '', '');
+    await rowsChanged(page, wanted);
     let p1 = performance.now();
+    await prof.stop('signIn');
     const signIn = runOf(await clockMs(page), p1 - p0, requests.since(t0, Date.now()), t0);
     await page.waitForLoadState('networkidle');
 
     // Next page: the click → the second page's rows.
     let before = await firstRowOf(page, r);
     let range = await rangeOf(page);
-    await armClock(page, 'click');
+    wanted = rowsWanted(r, before, range);
+    await armClock(page, 'click', wanted);
     t0 = Date.now();
     p0 = performance.now();
+    await prof.start();
     await page.getByRole('button', { name: /next page/i }).click();
-    await rowsChanged(page, r, before, range);
+    await rowsChanged(page, wanted);
     p1 = performance.now();
+    await prof.stop('page');
     const next = runOf(await clockMs(page), p1 - p0, requests.since(t0, Date.now()), t0);
     await page.waitForLoadState('networkidle');
 
@@ -262,12 +312,15 @@ async function round(browser: Browser, url: string, r: ResourceDef, email: strin
     range = await rangeOf(page);
     const box = page.locator('input[name="q"]');
     await box.waitFor();
-    await armClock(page, 'input');
+    wanted = rowsWanted(r, before, range);
+    await armClock(page, 'input', wanted);
     t0 = Date.now();
     p0 = performance.now();
+    await prof.start();
     await box.fill(word);
-    await rowsChanged(page, r, before, range);
+    await rowsChanged(page, wanted);
     p1 = performance.now();
+    await prof.stop('search');
     // The debounced request may start after the rows of an earlier answer: wait for the quiet that follows.
     const search = runOf(await clockMs(page), p1 - p0, requests.since(t0, Date.now()), t0);
     await page.waitForLoadState('networkidle');
@@ -330,7 +383,7 @@ export async function feltSpeed(
       loads.push(Math.round(loadavg()[0] * 100) / 100);
       const order = i % 2 ? [...sides].reverse() : sides;
       for (const s of order) {
-        const got = await round(browser, s.server.url, r, email);
+        const got = await round(browser, s.server.url, r, email, `${s.label === 'ours' ? 'ours' : 'base'}-${i + 1}`);
         for (const k of JOURNEYS) s.runs[k].push(got[k]);
         log(`  [${i + 1}/${runs}] ${s.label === 'ours' ? 'ours' : 'base'}: ` + JOURNEYS.map((k) => `${k} ${got[k].ms} ms (driver ${got[k].driverMs}; ${got[k].apiRequests} API, depth ${got[k].apiDepth}/${got[k].depth})`).join(', '));
       }

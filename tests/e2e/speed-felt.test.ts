@@ -217,6 +217,37 @@ describe.skipIf(!hasChromium)('the speed a person feels, by its causes', () => {
     for (const route of held) await route.continue().catch(() => {});
   });
 
+  it('asks for a list\'s first page as its menu entry is chosen: before the list screen is drawn, and once', async () => {
+    const { page, requests } = await newPage();
+    await fillSignIn(page);
+    await page.getByRole('button', { name: /sign in/i }).click();
+    const entry = page.getByRole('menuitem', { name: products.plural, exact: true });
+    await entry.waitFor();
+    await page.waitForLoadState('networkidle');
+    // In the page: the moment the list screen is first in the document (its search box), seen as it is added.
+    await page.evaluate(`(() => {
+      const seen = {};
+      window.__listDrawn = seen;
+      new MutationObserver((_, observer) => {
+        if (document.querySelector('main input[name="q"]')) { seen.at = performance.now(); observer.disconnect(); }
+      }).observe(document.body, { subtree: true, childList: true });
+    })()`);
+    const before = requests.length;
+    await entry.click();
+    await page.locator(FIRST_TITLE).filter({ hasText: /\S/ }).waitFor();
+    await page.waitForLoadState('networkidle');
+    const firstPage = requests.slice(before).filter((r) => listRead(r)?.range === '[0,24]');
+    // Asked once: the list found the page read ahead (or its request on the way) under its own key.
+    expect(firstPage).toHaveLength(1);
+    const drawnAt = (await page.evaluate('window.__listDrawn.at')) as number;
+    const askedAt = (await page.evaluate(
+      `performance.getEntriesByType('resource').filter((e) => e.name === ${JSON.stringify(firstPage[0].url())}).map((e) => e.startTime).pop()`,
+    )) as number;
+    expect(drawnAt).toBeGreaterThan(0);
+    // Before, the request went out once the screen was drawn and react-admin had checked the session again.
+    expect(askedAt, 'the first page was asked for before the list screen was drawn').toBeLessThan(drawnAt);
+  });
+
   it('reads the next page while the first is looked at: its rows come with the click, the list\'s own request held', async () => {
     const { page, requests } = await newPage();
     await fillSignIn(page);
@@ -343,5 +374,40 @@ describe.skipIf(!hasChromium)('the speed a person feels, by its causes', () => {
     const edit = page.locator(`${ROWS} tr:first-child`).getByRole('button', { name: 'Edit' });
     await edit.hover();
     await expect.poll(() => page.getByRole('tooltip').textContent()).toBe('Edit');
+  });
+
+  it('reads a page\'s references once for the page: each reference cell is a few components, none asks for its record', async () => {
+    const { page, requests } = await newPage();
+    const draws = await countDraws(page);
+    await fillSignIn(page);
+    await toProducts(page);
+    await page.waitForLoadState('networkidle');
+    // The list's reference columns the table shows at this width (the seller; the category is left out to fit).
+    const cellsOf = (f: (typeof products.fields)[number]) => `main tbody td.column-${f.name}`;
+    const references = [];
+    for (const f of products.fields.filter((f) => f.kind === 'reference' && f.list && !f.referenceBy))
+      if ((await page.locator(cellsOf(f)).count()) > 0) references.push(f);
+    expect(references.length).toBeGreaterThan(0);
+    for (const f of references) {
+      const cells = page.locator(cellsOf(f));
+      const rows = await cells.count();
+      expect(rows, f.name).toBe(PER_PAGE);
+      // Named and linked, as react-admin's ReferenceField draws them.
+      await expect.poll(() => cells.locator('a.RaReferenceField-link').count(), { message: f.name }).toBeGreaterThan(0);
+      expect((await cells.first().textContent())?.trim(), f.name).not.toBe('');
+      // A cell holds its display and its link (two components). Before, each was react-admin's
+      // ReferenceField: its controller, contexts and view around the link, and a react-query observer of
+      // its own (usePermissions, and the record's aggregated read), 50 of them a page.
+      const held = (await draws.census([cellsOf(f)]))[cellsOf(f)];
+      expect(held, `components in the ${f.name} cells`).toBeLessThanOrEqual(4 * rows);
+      // The first page's records of each target were read in one request (and the next page's, read ahead, in one more).
+      const path = `/${listPath(registry.resource(f.reference!))}`;
+      const reads = requests.filter((r) => {
+        const url = new URL(r.url());
+        return r.method() === 'GET' && url.pathname === path && Array.isArray((JSON.parse(url.searchParams.get('filter') ?? '{}') as { id?: unknown }).id);
+      });
+      expect(reads.length, `reads of ${f.reference}`).toBeGreaterThan(0);
+      expect(reads.length, `reads of ${f.reference}`).toBeLessThanOrEqual(2);
+    }
   });
 });

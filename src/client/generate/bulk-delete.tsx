@@ -44,6 +44,7 @@ interface Props {
   dialog: RemoveDialog;
 }
 
+/** In a list screen: who is signed in is the list's (signed-in.tsx). */
 export function BulkDeleteButton({ resource, dialog }: Props) {
   const { selectedIds = [], data = [], onUnselectItems } = useListContext();
   const refresh = useRefresh();

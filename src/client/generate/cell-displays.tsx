@@ -17,6 +17,9 @@ const BODY2 = 'MuiTypography-root MuiTypography-body2 light-body2';
 
 const classOf = (className?: string) => (className ? `${BODY2} ${className}` : BODY2);
 
+/** The classes of a light cell's text (with `className`'s): Typography's body2, its looks given by `CellTextStyles`. */
+export const lightTextClass: (className?: string) => string = classOf;
+
 /** Text as react-admin's TextField shows it: the value (as text), else `emptyText`. */
 export function TextCell({ source, emptyText, className }: ColumnProps & { className?: string }) {
   const value: unknown = useFieldValue({ source });
@@ -46,8 +49,29 @@ export function MoneyCell({ source, emptyText }: ColumnProps) {
 
 const NOWRAP = { whiteSpace: 'nowrap' } as const;
 
-/** Typography's body2 looks (its `margin: 0` and the theme's body2), at the weight of its one class. */
-const styles = (theme: Theme) => ({ '.light-body2': { margin: 0, ...theme.typography.body2 } });
+/** A light link's class (page-references.tsx): MUI's Link's looks (`CellTextStyles`). */
+export const LIGHT_LINK = 'light-link';
+
+/**
+ * Typography's body2 looks (its `margin: 0` and the theme's body2), at the weight of its one class; and
+ * a light reference's (page-references.tsx), as react-admin's ReferenceField gives its root and link.
+ */
+const styles = (theme: Theme) => ({
+  '.light-body2': { margin: 0, ...theme.typography.body2 },
+  '.light-reference': { lineHeight: 'initial' },
+  '.light-reference .RaReferenceField-link > *': { color: (theme.vars ?? theme).palette.primary.main },
+  // MUI's Link (underline 'always', color 'primary') in a Typography of variant 'inherit'.
+  [`.${LIGHT_LINK}`]: {
+    margin: 0,
+    font: 'inherit',
+    lineHeight: 'inherit',
+    letterSpacing: 'inherit',
+    color: (theme.vars ?? theme).palette.primary.main,
+    textDecoration: 'underline',
+    textDecorationColor: (theme as Theme & { alpha: (c: string, v: number) => string }).alpha((theme.vars ?? theme).palette.primary.main, 0.4),
+  },
+  [`.${LIGHT_LINK}:hover`]: { textDecorationColor: 'inherit' },
+});
 
 /** Drawn once where light cells are shown (the list screen): their looks. */
 export const CellTextStyles = <GlobalStyles styles={styles} />;

@@ -24,6 +24,7 @@ import {
 } from './displays.tsx';
 import { ReferenceByField } from './reference-by.tsx';
 import { ReferenceLinkField } from './reference-link.tsx';
+import { PageReferenceCell } from './page-references.tsx';
 import { ChangesField } from './changes.tsx';
 import { RecordLinkField } from './record-link.tsx';
 import { CELL_TEXT } from './cell-text.ts';
@@ -44,7 +45,9 @@ function HtmlField(props: ColumnProps) {
 function ReferenceCell({ field: f, light, ...props }: ColumnProps & { field: FieldDef; light?: boolean }) {
   const parent = useRegistry().resource(f.reference!);
   if (f.referenceBy) return <ReferenceByField {...props} reference={parent.name} by={f.referenceBy} titleSource={parent.title} />;
-  return <ReferenceLinkField {...props} target={parent} light={light} />;
+  const own = <ReferenceLinkField {...props} target={parent} light={light} />;
+  // In a list, the page's references are read once for the page (page-references.tsx).
+  return light ? <PageReferenceCell {...props} target={parent} fallback={own} /> : own;
 }
 
 /**

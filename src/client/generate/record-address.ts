@@ -15,12 +15,20 @@ type Target = Record<string, unknown> & { id?: unknown };
 
 /** The in-app path (for react-admin's router) of `record` of `target`, or undefined when none is open to `role`. */
 export function recordAddress(registry: Registry, target: ResourceDef, record: Target | undefined, role: unknown): string | undefined {
-  if (!record || record.id === undefined || record.id === null || record.id === '') return undefined;
-  if (target.reads.list?.kind !== 'list' || !mayList(target, role)) return undefined;
+  return recordAddressOf(registry, target, role)(record);
+}
+
+/** `recordAddress` for many records of one target: what the role may open on it is worked out once. */
+export function recordAddressOf(registry: Registry, target: ResourceDef, role: unknown): (record: Target | undefined) => string | undefined {
+  if (target.reads.list?.kind !== 'list' || !mayList(target, role)) return () => undefined;
   const offered = listDialogs(registry, target, role);
   const dialog = offered.edit ?? offered.details;
-  if (dialog) return `/${target.name}${withDialog('', dialog.type, record.id)}`;
   const filters = listOptions(target).filters;
-  const by = listFields(target).find((f) => f.unique && filters.includes(f.name) && record[f.name] !== undefined)?.name ?? 'id';
-  return `/${target.name}?${new URLSearchParams({ filter: JSON.stringify({ [by]: record[by] }) })}`;
+  const unique = listFields(target).filter((f) => f.unique && filters.includes(f.name));
+  return (record) => {
+    if (!record || record.id === undefined || record.id === null || record.id === '') return undefined;
+    if (dialog) return `/${target.name}${withDialog('', dialog.type, record.id)}`;
+    const by = unique.find((f) => record[f.name] !== undefined)?.name ?? 'id';
+    return `/${target.name}?${new URLSearchParams({ filter: JSON.stringify({ [by]: record[by] }) })}`;
+  };
 }

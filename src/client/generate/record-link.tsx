@@ -5,11 +5,12 @@
  * metadata names no record (an admin's message); the label alone when the role may not go there.
  */
 import { Stack, Typography } from '@mui/material';
-import { RecordContextProvider, usePermissions, useRecordContext } from 'react-admin';
+import { RecordContextProvider, useRecordContext } from 'react-admin';
 import { useRegistry } from '../registry/context.tsx';
 import type { ColumnProps } from './displays.tsx';
 import { ReferenceLinkField } from './reference-link.tsx';
 import { mayList } from './access.ts';
+import { useSignedIn, withSignedIn } from './signed-in.tsx';
 
 /** The record a metadata text names, or undefined. */
 export function linkedRecord(text: unknown): { resource: string; recordId: string } | undefined {
@@ -24,9 +25,10 @@ export function linkedRecord(text: unknown): { resource: string; recordId: strin
   return undefined;
 }
 
-export function RecordLinkField({ source, emptyText }: ColumnProps) {
+/** Who is signed in is the list's, where it is in one (signed-in.tsx). */
+export const RecordLinkField = withSignedIn(function RecordLinkField({ source, emptyText }: ColumnProps) {
   const record = useRecordContext();
-  const { permissions } = usePermissions();
+  const { role: permissions } = useSignedIn();
   const registry = useRegistry();
   const linked = linkedRecord(record?.[source]);
   const target = linked && registry.resources.find((r) => r.name === linked.resource);
@@ -53,4 +55,4 @@ export function RecordLinkField({ source, emptyText }: ColumnProps) {
       )}
     </Stack>
   );
-}
+});

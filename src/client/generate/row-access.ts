@@ -6,15 +6,14 @@
  * `rowDialogs`) is not judged by the row: the row is not its record.
  */
 import { useCallback } from 'react';
-import { useGetIdentity, usePermissions } from 'react-admin';
 import { authorize, mayCall, type DialogDef, type ResourceDef } from '../../manifest/index.ts';
+import { useSignedIn } from './signed-in.tsx';
 
 export type MayOnRow = (offered: { dialog: DialogDef; resource: ResourceDef }, listResource: string, record: Record<string, unknown>) => boolean;
 
+/** Under a `SignedInProvider` (signed-in.tsx): the list's rows share one reading of who is signed in. */
 export function useMayOnRow(): MayOnRow {
-  const { permissions } = usePermissions();
-  const { identity } = useGetIdentity();
-  const id = identity?.id;
+  const { role: permissions, id } = useSignedIn();
   return useCallback<MayOnRow>(
     ({ dialog, resource }, listResource, record) => {
       // Until the account is known, the role alone decides (what the list offered on that ground).

@@ -118,6 +118,7 @@ function MoreActions({ offered, menuKey }: { offered: MenuAction[]; menuKey: str
   );
 }
 
+/** The row's actions, in a list screen: who is signed in is the list's (signed-in.tsx), asked by no row. */
 export function RowActions({ resource, edit, remove, details, more = [], children }: RowActionsProps) {
   const record = useRecordContext();
   const openDialog = useOpenDialog();

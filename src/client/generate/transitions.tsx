@@ -8,10 +8,10 @@
  */
 import { lazy, Suspense, useId, useState, type ReactNode } from 'react';
 import { Button, Dialog, DialogTitle } from '@mui/material';
-import { usePermissions } from 'react-admin';
 import { useRegistry } from '../registry/context.tsx';
 import { allowedTransitions, stateFields, transitionForm, type FieldTransition, type ResourceDef } from '../../manifest/index.ts';
 import { DialogLoading } from '../dialogs/DialogLoading.tsx';
+import { useSignedIn, withSignedIn } from './signed-in.tsx';
 
 type Row = Record<string, unknown>;
 
@@ -56,10 +56,11 @@ function TransitionDialog({ resource, offered, record, onClose }: { resource: Re
 
 /**
  * The transitions offered on `record` (a resource given by name, as lists know theirs), and the form of
- * the one chosen: `choose` opens it; `form` is to be rendered; `onDone` runs after one was made.
+ * the one chosen: `choose` opens it; `form` is to be rendered; `onDone` runs after one was made. Under a
+ * `SignedInProvider` (signed-in.tsx).
  */
 export function useTransitions(resource: ResourceDef | string, record: Row | undefined, onDone?: () => void) {
-  const { permissions } = usePermissions();
+  const { role: permissions } = useSignedIn();
   const registry = useRegistry();
   const r = typeof resource === 'string' ? registry.resources.find((x) => x.name === resource) : resource;
   // The record it was chosen on is kept with it: a list's row may be given another record (a next page,
@@ -85,7 +86,7 @@ export function useTransitions(resource: ResourceDef | string, record: Row | und
 }
 
 /** A details dialog's buttons: one per transition offered on its record. */
-export function TransitionButtons({ resource, record, onDone }: { resource: ResourceDef; record: Row; onDone: () => void }) {
+export const TransitionButtons = withSignedIn(function TransitionButtons({ resource, record, onDone }: { resource: ResourceDef; record: Row; onDone: () => void }) {
   const { offered, choose, form } = useTransitions(resource, record, onDone);
   return (
     <>
@@ -97,4 +98,4 @@ export function TransitionButtons({ resource, record, onDone }: { resource: Reso
       {form}
     </>
   );
-}
+});

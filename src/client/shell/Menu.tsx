@@ -21,6 +21,7 @@ import { Box, ListItemIcon, ListSubheader, MenuItem, Tooltip, Typography } from 
 import { Menu, useCreatePath, useGetList, useLocation, usePermissions, useResourceDefinitions, useSidebarState, type RaRecord } from 'react-admin';
 import { useRegistry } from '../registry/context.tsx';
 import { mayList } from '../generate/access.ts';
+import { useOpenList } from '../generate/read-ahead.ts';
 import { iconFor } from '../generate/icons.ts';
 import { mayUse } from '../areas/areas.ts';
 import { screensFor, type Screen } from '../areas/screens.ts';
@@ -91,8 +92,9 @@ const ScreenItem = memo(function ScreenItem({ screen }: { screen: Screen }) {
   return <Menu.Item to={screen.path} primaryText={screen.title} leftIcon={<Icon />} {...SYNC} />;
 });
 
-const ResourceItem = memo(function ResourceItem({ name }: { name: string }) {
-  return <Menu.ResourceItem name={name} {...SYNC} />;
+/** A list's entry: choosing it starts reading the list's first page (read-ahead.ts `useOpenList`). */
+const ResourceItem = memo(function ResourceItem({ name, onOpen }: { name: string; onOpen: (name: string) => void }) {
+  return <Menu.ResourceItem name={name} onClick={() => onOpen(name)} {...SYNC} />;
 });
 const DashboardItem = memo(function DashboardItem() {
   return <Menu.DashboardItem {...SYNC} />;
@@ -193,6 +195,7 @@ const MenuBody = memo(function MenuBody() {
   const [open] = useSidebarState();
   const entries = useAdminMenuEntries();
   const { permissions } = usePermissions();
+  const openList = useOpenList(permissions);
   const screens = screensFor(permissions);
   const home = screens.find((s) => s.area);
   const groups = new Map<string, Item[]>();
@@ -226,7 +229,7 @@ const MenuBody = memo(function MenuBody() {
           <Box component="ul" role="group" aria-label={group} sx={{ listStyle: 'none', m: 0, p: 0 }}>
             {items.map((item) =>
               item.kind === 'resource' ? (
-                keep(createPath({ resource: item.name, type: 'list' }), <ResourceItem name={item.name} />)
+                keep(createPath({ resource: item.name, type: 'list' }), <ResourceItem name={item.name} onOpen={openList} />)
               ) : item.kind === 'screen' ? (
                 keep(item.screen.path, <ScreenItem screen={item.screen} />)
               ) : (
