@@ -19,6 +19,8 @@ import { benchAccounts } from './accounts.ts';
 import { SOCKET_EVENTS, type NotificationWire } from '../../src/features/notifications/contract.ts';
 import { signInAt, startCluster, type Cluster } from '../../tests/support/nodes.ts';
 import { connected, openSocket } from '../../tests/support/realtime.ts';
+import { buildServer } from '../build-server.ts';
+import { SERVER_MALLOC_ENV, SERVER_NODE_FLAGS } from '../../src/server/node-flags.ts';
 
 export const SOCKETS_GOAL_P99_MS = 50;
 
@@ -61,8 +63,14 @@ export async function benchSockets({ clients, perClient, concurrency, out, log =
   try {
     // Every client comes from this one address: the per-address cap (100 by default, a guard against one
     // client hoarding sockets) would refuse the 101st.
-    const env = { MAX_CONNECTIONS_PER_ADDRESS: '0' };
-    cluster = await startCluster(nodeCount, clusterable ? { env } : { databaseUrl: 'sqlite', env });
+    // The nodes run as `npm start` runs the server: compiled ahead (dist-server/serve.js), with its Node.js
+    // flags and, on glibc, its malloc setting (node-flags.ts); through tsx they paid for the loader too.
+    const env = { MAX_CONNECTIONS_PER_ADDRESS: '0', ...(process.platform === 'linux' ? SERVER_MALLOC_ENV : {}) };
+    const entry = (await buildServer()).files.serve;
+    // BENCH_CPU_PROF=<folder>: each node writes a V8 CPU profile there when it stops.
+    const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+    const nodeArgs = [...SERVER_NODE_FLAGS, ...profile];
+    cluster = await startCluster(nodeCount, clusterable ? { env, entry, nodeArgs } : { databaseUrl: 'sqlite', env, entry, nodeArgs });
     const urls = cluster.nodes.map((n) => n.url);
 
     // The accounts and sessions, written straight into the nodes' database (signing 1,000 people in

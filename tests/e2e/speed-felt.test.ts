@@ -9,7 +9,8 @@
  *  - next page: the next page is read while the first is looked at, so its rows come with the click
  *    while the list's own request for them is held;
  *  - search: a query typed further cancels the request of the query before it, and each settled query
- *    is asked once;
+ *    is asked once; a search's page is asked for as the search is applied, before react-admin writes it
+ *    into the address and draws the list again for it (search-ahead.tsx);
  *  - drawing: what a list's change leaves as it was is not drawn again, and what it changes is drawn in
  *    place. React's own commits are counted (the hook React DevTools uses, installed before the app
  *    loads): a next page or a search draws no entry of the side menu, a search draws no row before its
@@ -40,6 +41,12 @@ function listRead(request: Request) {
   const url = new URL(request.url());
   if (request.method() !== 'GET' || url.pathname !== LIST_PATH) return undefined;
   return { range: url.searchParams.get('range') ?? '', filter: JSON.parse(url.searchParams.get('filter') ?? '{}') as Record<string, unknown> };
+}
+
+/** When the page sent `request` (its clock: `performance.now()`), from the browser's resource timing. */
+async function sentAt(page: Page, request: Request): Promise<number> {
+  const url = JSON.stringify(request.url());
+  return (await page.evaluate(`performance.getEntriesByType('resource').filter((e) => e.name === ${url}).map((e) => e.startTime).pop()`)) as number;
 }
 
 describe.skipIf(!hasChromium)('the speed a person feels, by its causes', () => {
@@ -240,9 +247,7 @@ describe.skipIf(!hasChromium)('the speed a person feels, by its causes', () => {
     // Asked once: the list found the page read ahead (or its request on the way) under its own key.
     expect(firstPage).toHaveLength(1);
     const drawnAt = (await page.evaluate('window.__listDrawn.at')) as number;
-    const askedAt = (await page.evaluate(
-      `performance.getEntriesByType('resource').filter((e) => e.name === ${JSON.stringify(firstPage[0].url())}).map((e) => e.startTime).pop()`,
-    )) as number;
+    const askedAt = await sentAt(page, firstPage[0]);
     expect(drawnAt).toBeGreaterThan(0);
     // Before, the request went out once the screen was drawn and react-admin had checked the session again.
     expect(askedAt, 'the first page was asked for before the list screen was drawn').toBeLessThan(drawnAt);
@@ -301,6 +306,44 @@ describe.skipIf(!hasChromium)('the speed a person feels, by its causes', () => {
     // Each settled query was asked once.
     expect(asked(prefix)).toHaveLength(1);
     expect(asked(word!)).toHaveLength(1);
+  });
+
+  it('asks for a search\'s page as the search is applied, before the list is drawn again for it, and once', async () => {
+    const { page, requests } = await newPage();
+    await fillSignIn(page);
+    await toProducts(page);
+    await page.waitForLoadState('networkidle');
+    const titles = await page.locator(`main tbody td.column-${products.title}`).allTextContents();
+    const word = titles.flatMap((t) => t.split(/[^\p{L}]+/u)).find((w) => w.length >= 5);
+    expect(word).toBeTruthy();
+    // In the page: when the search first reaches the address (react-admin writes a list's filter there, and
+    // the list is drawn again from it).
+    await page.evaluate(`(() => {
+      const seen = {};
+      window.__searchAddressed = seen;
+      for (const name of ['pushState', 'replaceState']) {
+        const original = history[name].bind(history);
+        history[name] = (state, unused, url) => {
+          if (seen.at === undefined && /%22q%22|"q"/.test(String(url ?? ''))) seen.at = performance.now();
+          return original(state, unused, url);
+        };
+      }
+    })()`);
+    const before = requests.length;
+    await page.locator('input[name="q"]').fill(word!);
+    // (The first row may hold the word already: the search is done when every row does.)
+    const cells = page.locator(`main tbody td.column-${products.title}`);
+    await expect.poll(async () => (await cells.allTextContents()).every((t) => t.toLowerCase().includes(word!.toLowerCase())), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => requests.slice(before).some((r) => listRead(r)?.filter.q === word)).toBe(true);
+    await page.waitForLoadState('networkidle');
+    const searched = requests.slice(before).filter((r) => listRead(r)?.filter.q === word && listRead(r)?.range === '[0,24]');
+    // Asked once: the list found the page read as the search was applied, under its own key.
+    expect(searched).toHaveLength(1);
+    const addressedAt = (await page.evaluate('window.__searchAddressed.at')) as number;
+    const askedAt = await sentAt(page, searched[0]);
+    expect(addressedAt).toBeGreaterThan(0);
+    // Before, the list was drawn again for the new address first, and asked for the page from an effect after.
+    expect(askedAt, 'the search\'s page was asked for before the search reached the address').toBeLessThan(addressedAt);
   });
 
   it('draws no menu entry for a next page or a search, no row before a search is answered, and no row tooltip until pointed at', async () => {

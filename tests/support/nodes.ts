@@ -47,9 +47,12 @@ export interface ClusterOptions {
   env?: NodeJS.ProcessEnv;
   /** How long one node may take to start. */
   startTimeoutMs?: number;
-  /** The module each node runs (default node-main.ts): one serving a test's fixture resources too. */
+  /**
+   * The module each node runs (default node-main.ts): one serving a test's fixture resources too, or a
+   * compiled `.js` (the bench's `dist-server/serve.js`, run as `npm start` runs it, without tsx).
+   */
   entry?: string;
-  /** Node.js flags for every node, before `--import tsx` (`SERVER_NODE_FLAGS`: as `npm start` runs it). */
+  /** Node.js flags for every node, before the entry (`SERVER_NODE_FLAGS`: as `npm start` runs it). */
   nodeArgs?: readonly string[];
 }
 
@@ -68,7 +71,9 @@ function inSchema(url: string, schema: string) {
 }
 
 function startNode(env: NodeJS.ProcessEnv, timeoutMs: number, children: ChildProcess[], entry = ENTRY, nodeArgs: readonly string[] = []): Promise<ServerNode> {
-  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', entry], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  // A compiled entry (dist-server/serve.js, as `npm start` runs it) needs no TypeScript loader.
+  const args = entry.endsWith('.js') ? [...nodeArgs, entry] : [...nodeArgs, '--import', 'tsx', entry];
+  const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   children.push(proc);
   let stderr = '';
   proc.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-8000)));

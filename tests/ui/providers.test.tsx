@@ -41,6 +41,29 @@ describe('data provider', () => {
     await expect(data.getOne('childCategories', { id: 'nope' })).rejects.toMatchObject({ status: 404 });
   });
 
+  it('asks for the registry once: a later read reaches the network in the task that makes it', async () => {
+    // The app gives the registry as its module's import, which a browser settles in a later task each
+    // time it is asked: every request then waited for whatever the page drew meanwhile (issue 51.10).
+    let asked = 0;
+    const later = () => {
+      asked++;
+      return new Promise<typeof registry>((resolve) => setTimeout(() => resolve(registry), 0));
+    };
+    const lazyData = createDataProvider(later);
+    const server = fakeServer({ 'GET /api/admin/v1/categories/c1': () => ({ body: { id: 'c1', name: 'Shoes' } }) });
+    await lazyData.getOne('categories', { id: 'c1' });
+    expect(server.calls).toHaveLength(1);
+    // The second read: sent before any timer of this task can run.
+    const read = lazyData.getOne('categories', { id: 'c1' });
+    const sentBeforeATimer = await new Promise<number>((resolve) => {
+      setTimeout(() => resolve(-1), 0);
+      queueMicrotask(() => queueMicrotask(() => queueMicrotask(() => resolve(server.calls.length))));
+    });
+    await read;
+    expect(sentBeforeATimer, 'the second read was sent in the task that asked').toBe(2);
+    expect(asked).toBe(1);
+  });
+
   it('refuses writes (dialogs send their own declared calls) and resources without a list', async () => {
     const server = fakeServer();
     await expect(data.create('categories', { data: { name: 'x' } })).rejects.toThrow(/dialogs/);

@@ -22,7 +22,9 @@ import {
   BulkActionsToolbarClasses,
   Button,
   Datagrid,
-  List,
+  ListBase,
+  ListView,
+  Loading,
   TopToolbar,
   usePermissions,
 } from 'react-admin';
@@ -58,6 +60,7 @@ import { PrefetchNextPage } from './next-page.tsx';
 import { LIST_FRESH_MS, listSort, PER_PAGE } from './read-ahead.ts';
 import { SignedInProvider } from './signed-in.tsx';
 import { PageReferencesProvider } from './page-references.tsx';
+import { SearchAhead } from './search-ahead.tsx';
 import { FILTER_DEBOUNCE_MS } from '../shell/theme.ts';
 import { PathOnlyLocation } from '../shell/path-only-location.tsx';
 import { ListBody, listBodySx } from './list-body.tsx';
@@ -68,6 +71,8 @@ import { CellTextStyles } from './cell-displays.tsx';
 const listQuery = { staleTime: LIST_FRESH_MS };
 /** A failed list shows its alert, not a toast as well. */
 const quietErrors = { ...listQuery, onError: () => {} };
+/** What react-admin's <List> shows while the session is checked (its `authLoading` default). */
+const AUTH_LOADING = <Loading />;
 
 /** The toolbar's creates: the create dialog ('Create'), then the actions that make a record ('Create agent'). */
 function CreateButtons({ creates }: { creates: Offered[] }) {
@@ -276,71 +281,80 @@ export function ListScreen({ resource }: { resource: ResourceDef }) {
   return (
     // Who is signed in, asked once for the whole list: its rows read it (signed-in.tsx).
     <SignedInProvider>
-      <List
+      {/* react-admin's <List> taken apart (as it puts them together: ListBase, then ListView) so that the
+          filter form's calls pass through SearchAhead, which reads a search's page as it is applied. */}
+      <ListBase
         resource={resource.name}
-        title={resource.plural}
-        filters={filters.inline}
-        actions={
-          <Toolbar
-            resource={resource}
-            creates={creates}
-            canWrite={canWrite}
-            moreFilters={filters.more}
-            {...(cards ? {} : { columns: chooser, hidden: [...hidden, ...dropped], onToggleColumn: toggle })}
-          />
-        }
-        empty={<EmptyState resource={resource} creates={creates} canWrite={canWrite} />}
         perPage={PER_PAGE}
         // A filter set by code with a delay waits as long as one typed (the typed ones: theme.ts).
         debounce={FILTER_DEBOUNCE_MS}
         // (The page a menu entry reads ahead is worked out from the same: read-ahead.ts.)
         sort={listSort(resource)}
         exporter={false}
-        error={failure ? <ListFailure failure={failure} /> : <ListError title={`Unable to load ${inSentence(resource.plural)}`} />}
-        pagination={<ListPagination />}
         queryOptions={failure ? quietErrors : listQuery}
+        authLoading={AUTH_LOADING}
+        offline={false}
       >
-        {/* The looks of the rows' buttons and text, drawn light (RowIconButton.tsx, cell-displays.tsx): once for every row. */}
-        {RowIconButtonStyles}
-        {CellTextStyles}
-        {/* The next page is read while this one is looked at (next-page.tsx). */}
-        <PrefetchNextPage resource={resource} />
-        {/* The page's references, read once for the page (page-references.tsx). */}
-        <PageReferencesProvider resource={resource}>
-          {cards ? (
-            <CardList resource={resource} columns={columns} actions={actions} onOpen={openRecord} />
-          ) : (
-            <>
-              {bulk}
-              {/* Wider than the screen (a phone's reorderable table), the table scrolls in its own box: taking no
-                  width of its own (`width: 0`, then the whole width it is given), it never widens the page. */}
-              <Box
-                ref={boxRef}
-                onClickCapture={onClickCapture}
-                onKeyDown={openFocusedRow}
-                onPointerOver={showCutText}
-                sx={{ overflowX: 'auto', width: 0, minWidth: '100%' }}
-              >
-                {reorder ? (
-                  <ReorderDatagrid manifest={resource} reorder={reorder} focusableRows={focusableRows} {...grid}>
-                    {select}
-                    {columns}
-                    {actions}
-                  </ReorderDatagrid>
-                ) : (
-                  // Its cells' links (records, references) are whole paths: a page, sort or search written into
-                  // the address redraws none of them (path-only-location.tsx).
-                  <PathOnlyLocation>
-                    <Datagrid {...grid} body={body}>
-                      {cells}
-                    </Datagrid>
-                  </PathOnlyLocation>
-                )}
-              </Box>
-            </>
-          )}
-        </PageReferencesProvider>
-      </List>
+        <SearchAhead resource={resource}>
+          <ListView
+            title={resource.plural}
+            filters={filters.inline}
+            actions={
+              <Toolbar
+                resource={resource}
+                creates={creates}
+                canWrite={canWrite}
+                moreFilters={filters.more}
+                {...(cards ? {} : { columns: chooser, hidden: [...hidden, ...dropped], onToggleColumn: toggle })}
+              />
+            }
+            empty={<EmptyState resource={resource} creates={creates} canWrite={canWrite} />}
+            error={failure ? <ListFailure failure={failure} /> : <ListError title={`Unable to load ${inSentence(resource.plural)}`} />}
+            pagination={<ListPagination />}
+          >
+            {/* The looks of the rows' buttons and text, drawn light (RowIconButton.tsx, cell-displays.tsx): once for every row. */}
+            {RowIconButtonStyles}
+            {CellTextStyles}
+            {/* The next page is read while this one is looked at (next-page.tsx). */}
+            <PrefetchNextPage resource={resource} />
+            {/* The page's references, read once for the page (page-references.tsx). */}
+            <PageReferencesProvider resource={resource}>
+              {cards ? (
+                <CardList resource={resource} columns={columns} actions={actions} onOpen={openRecord} />
+              ) : (
+                <>
+                  {bulk}
+                  {/* Wider than the screen (a phone's reorderable table), the table scrolls in its own box: taking no
+                      width of its own (`width: 0`, then the whole width it is given), it never widens the page. */}
+                  <Box
+                    ref={boxRef}
+                    onClickCapture={onClickCapture}
+                    onKeyDown={openFocusedRow}
+                    onPointerOver={showCutText}
+                    sx={{ overflowX: 'auto', width: 0, minWidth: '100%' }}
+                  >
+                    {reorder ? (
+                      <ReorderDatagrid manifest={resource} reorder={reorder} focusableRows={focusableRows} {...grid}>
+                        {select}
+                        {columns}
+                        {actions}
+                      </ReorderDatagrid>
+                    ) : (
+                      // Its cells' links (records, references) are whole paths: a page, sort or search written into
+                      // the address redraws none of them (path-only-location.tsx).
+                      <PathOnlyLocation>
+                        <Datagrid {...grid} body={body}>
+                          {cells}
+                        </Datagrid>
+                      </PathOnlyLocation>
+                    )}
+                  </Box>
+                </>
+              )}
+            </PageReferencesProvider>
+          </ListView>
+        </SearchAhead>
+      </ListBase>
     </SignedInProvider>
   );
 }

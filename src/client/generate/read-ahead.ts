@@ -7,7 +7,8 @@
  *  - the next page, while a page is looked at (next-page.tsx);
  *  - a list's first page, from the click on its menu entry (`useOpenList`): the list's own request went
  *    out only once its screen was drawn and react-admin had checked the session again, 350 ms after the
- *    click on a profiled sign-in; now it goes out with the click, and the screen is drawn while it travels.
+ *    click on a profiled sign-in; now it goes out with the click, and the screen is drawn while it travels;
+ *  - a search's first page, as the filter form applies it (search-ahead.tsx).
  */
 import { useCallback } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
@@ -65,10 +66,23 @@ export function openingPage(resource: ResourceDef, search: string, remembered: u
 /** useGetList's key for `params` of `resource`. */
 const listKey = (resource: string, params: PageParams) => [resource, 'getList', { ...params, meta: undefined }];
 
+/** Whether the page is in the cache already. */
+export function pageHeld(queryClient: QueryClient, resource: string, params: PageParams): boolean {
+  return queryClient.getQueryState(listKey(resource, params))?.status === 'success';
+}
+
+/**
+ * Cancels a page read ahead that nothing shows (no list watches it): a search typed further no longer
+ * needs its earlier query's page, and its request would queue the answers that matter behind it.
+ */
+export function dropPageRead(queryClient: QueryClient, resource: string, params: PageParams): void {
+  const queryKey = listKey(resource, params);
+  if (queryClient.getQueryCache().find({ queryKey, exact: true })?.getObserversCount() === 0) void queryClient.cancelQueries({ queryKey, exact: true });
+}
+
 /** Whether the page is in the cache already, or on its way: nothing to read then. */
 export function pageKnown(queryClient: QueryClient, resource: string, params: PageParams): boolean {
-  const queryKey = listKey(resource, params);
-  return queryClient.getQueryState(queryKey)?.status === 'success' || queryClient.isFetching({ queryKey, exact: true }) > 0;
+  return pageHeld(queryClient, resource, params) || queryClient.isFetching({ queryKey: listKey(resource, params), exact: true }) > 0;
 }
 
 /**

@@ -66,7 +66,13 @@ const writesGoThroughDialogs = (method: string) => () =>
 export function createDataProvider(registry: Registry | (() => Promise<Registry>), http = httpClient): DataProvider {
   // The base is empty: each resource's path is its whole URL path (admin base or `/api/…`).
   const rest = simpleRestProvider('', http);
-  const resourceOf = async (name: string) => (typeof registry === 'function' ? await registry() : registry).resource(name);
+  // The registry once it has come, kept: asked for again at every call, its module's dynamic `import()`
+  // resolved only in a later task, so every request waited for whatever the page drew meanwhile (a
+  // search's, for one, went out after the list was drawn again for it: issue 51.10). Now only the first
+  // call waits; the others reach `fetch` in the task that asks.
+  let known = typeof registry === 'function' ? undefined : registry;
+  const resourceOf = (name: string): ResourceDef | Promise<ResourceDef> =>
+    known ? known.resource(name) : (registry as () => Promise<Registry>)().then((loaded) => (known = loaded).resource(name));
   async function getList(name: string, params: GetListParams) {
     const resource = await resourceOf(name);
     if (pagesByNumber(resource)) return pageList(http, listPath(resource), params);

@@ -82,9 +82,9 @@ export function registerRealtime(app: FastifyInstance, { db, allowedOrigins, tru
     toUser(userId).emit(SOCKET_EVENTS.unread, { unreadCount } satisfies UnreadAnswer);
   };
   const stops = [
-    app.notifications.onCreated((notification, unreadCount) => {
+    // A notification, then its person's unread count when it has been read (notify.ts `deliver`).
+    app.notifications.onCreated((notification) => {
       toUser(notification.userId).emit(SOCKET_EVENTS.notification, notification);
-      unread(notification.userId, unreadCount);
     }),
     app.notifications.onUnreadChanged(unread),
     // To everyone of a role: one emit to its room (each client counts it as one more unread), never to

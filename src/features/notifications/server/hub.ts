@@ -6,7 +6,7 @@
  */
 import type { NotificationWire } from '../contract.ts';
 
-export type CreatedListener = (notification: NotificationWire, unreadCount: number) => void | Promise<void>;
+export type CreatedListener = (notification: NotificationWire) => void | Promise<void>;
 export type UnreadListener = (userId: string, unreadCount: number) => void | Promise<void>;
 /** A notification to everyone of `role` but `exceptUserId` (stored once: audience.ts). */
 export type RoleListener = (notification: NotificationWire, role: string, exceptUserId: string | undefined) => void | Promise<void>;
@@ -41,9 +41,13 @@ export class NotificationHub {
     return () => this.unread.delete(listener);
   }
 
-  /** Tells every `onCreated` listener; waits for them, so a caller can answer after delivery began. */
-  async emitCreated(notification: NotificationWire, unreadCount: number): Promise<void> {
-    await Promise.all([...this.created].map((listener) => this.guard(() => listener(notification, unreadCount))));
+  /**
+   * Tells every `onCreated` listener; waits for them, so a caller can answer after delivery began. The
+   * person's new unread count follows as an unread change (notify.ts `deliver`): the notification does
+   * not wait for the count's read.
+   */
+  async emitCreated(notification: NotificationWire): Promise<void> {
+    await Promise.all([...this.created].map((listener) => this.guard(() => listener(notification))));
   }
 
   async emitUnreadChanged(userId: string, unreadCount: number): Promise<void> {

@@ -104,13 +104,16 @@ export async function storeNotifications(target: NotifyTarget, inputs: readonly 
 }
 
 /**
- * Tells `app.notifications` of stored (committed) notifications, each with its user's unread count
- * as it is now, and drops the cached reads of the table. Waits for the listeners (see NotificationHub).
+ * Tells `app.notifications` of stored (committed) notifications at once, then each user's unread count
+ * as it is now (an unread change), and drops the cached reads of the table. Waits for the listeners (see
+ * NotificationHub). The notification does not wait for the count: the count's read was a round trip to
+ * the database between the commit and the socket (issue 54, live delivery).
  */
 export async function deliver(app: FastifyInstance, db: Db, stored: readonly NotificationWire[]): Promise<void> {
   if (!stored.length) return;
   app.readCache?.invalidate(NOTIFICATIONS_TABLE);
-  for (const notification of stored) await app.notifications.emitCreated(notification, await unreadCount(db, notification.userId));
+  await Promise.all(stored.map((notification) => app.notifications.emitCreated(notification)));
+  for (const userId of new Set(stored.map((n) => n.userId))) await app.notifications.emitUnreadChanged(userId, await unreadCount(db, userId));
 }
 
 /**
