@@ -7,20 +7,23 @@
  * it generates is not looked up first (writes.ts `freshSlug`); the seller's name the notification gives is
  * read with the parents; the audit entries are written together (audit.ts `withDeferredAudit`). Before:
  * 14 statements in the write, then 1
- * for the notification's labels and 4 in a second transaction. And they reach PostgreSQL in three writes to
- * its socket, not seven: the `begin` goes with the first read, the row, its notification and its audit
- * entries with the `commit` (postgres/pg-write-behind.ts); each write is a round trip that wakes the backend.
+ * for the notification's labels and 4 in a second transaction. And they reach PostgreSQL without a round
+ * trip of their own before the commit: the reads made before the write go down a read line with the other
+ * reads of their turn, and the transaction, every statement of which was kept until its commit, goes whole
+ * in one write down a write line (postgres/pg-write-behind.ts, pg-pipeline.ts). Before: three writes to
+ * the create's own connection (seven before that), each a round trip that woke a backend of its own.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import net from 'node:net';
 import pg from 'pg';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { PIPELINE_NAME, WRITE_PIPELINE_NAME } from '../../src/server/db/postgres/pg-pipeline.ts';
 import { account, makeBranch, productBody, type Branch } from './fixtures/catalogue.ts';
 
 const pgUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined;
 
-/** Every statement a pg client sends while `recording`, with the client that sent it. */
-const sent: { client: object; text: string }[] = [];
+/** Every statement a pg client sends while `recording`, with the client that sent it and how many writes its socket had made then. */
+const sent: { client: object; text: string; writesBefore: number }[] = [];
 let recording = false;
 const query = pg.Client.prototype.query;
 /** Each socket's writes to the kernel while `recording` (a corked socket's messages leave in one). */
@@ -36,7 +39,8 @@ describe.skipIf(!pgUrl)('a product create on PostgreSQL, statement by statement'
     (pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown }).query = function (this: object, ...args: unknown[]) {
       if (recording) {
         const first = args[0] as string | { text?: string };
-        sent.push({ client: this, text: typeof first === 'string' ? first : String(first?.text ?? '') });
+        const stream = (this as { connection?: { stream?: object } }).connection?.stream;
+        sent.push({ client: this, text: typeof first === 'string' ? first : String(first?.text ?? ''), writesBefore: (stream && writes.get(stream)) ?? 0 });
       }
       return (query as (...a: unknown[]) => unknown).apply(this, args);
     };
@@ -58,18 +62,31 @@ describe.skipIf(!pgUrl)('a product create on PostgreSQL, statement by statement'
     await server?.close();
   });
 
-  it('reaches PostgreSQL in three writes: its begin with the first read, the parents, then the row, its notification, its audit entries and the commit together', async () => {
+  it('reaches PostgreSQL as its reads with the reads of their turn, then its transaction whole in one write down a write line', async () => {
     sent.length = 0;
     writes.clear();
     recording = true;
     const res = await server.api('POST', '/products', { cookie: seller.cookie, body: productBody(branch, { name: 'Pipelined Lamp' }) });
     recording = false;
     expect(res.status).toBe(201);
-    const writer = sent.find((s) => /^(\/\* behind \*\/ )?insert into "products"/.test(s.text))?.client as { connection: { stream: object } } | undefined;
+    type Client = { connection: { stream: object }; connectionParameters: { application_name?: string } };
+    const writer = sent.find((s) => /^(\/\* behind \*\/ )?insert into "products"/.test(s.text))?.client as Client | undefined;
     expect(writer).toBeDefined();
     const texts = sent.filter((s) => s.client === writer).map((s) => s.text.replace(/\s+/g, ' ').slice(0, 60)).join('\n');
     // Each write to the socket is a round trip: PostgreSQL's backend woken, the server waiting for its answer.
-    expect(writes.get(writer!.connection.stream), texts).toBe(3);
+    expect(writes.get(writer!.connection.stream), texts).toBe(1);
+    expect(texts.split('\n')[0]).toBe('begin');
+    expect(texts.split('\n').at(-1)).toBe('commit');
+    expect(writer!.connectionParameters.application_name).toBe(WRITE_PIPELINE_NAME);
+    // Its reads (the site commission, the parents) went down a read line, with whatever else read then.
+    const commission = sent.filter((s) => /^select .*from "siteCommissions"/.test(s.text));
+    const parents = sent.filter((s) => /^select \(select "id" from "users"/.test(s.text));
+    expect([commission.length, parents.length]).toEqual([1, 1]);
+    for (const read of [...commission, ...parents]) expect((read.client as Client).connectionParameters.application_name).toBe(PIPELINE_NAME);
+    // Both in one write to the line (the parents read ahead of the product's hook, which reads the commission):
+    // the same line, and no write of its socket between them.
+    expect(parents[0].client).toBe(commission[0].client);
+    expect(parents[0].writesBefore).toBe(commission[0].writesBefore);
   });
 
   it('is one transaction of at most seven statements: the parents and the seller\'s name in one, the slug unread, the audit entries together, the notification to every admin inside it', async () => {

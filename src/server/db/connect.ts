@@ -15,7 +15,7 @@ import { searchQueueFlusher } from './sqlite/search-pending.ts';
 import { FALLBACK_CHECKPOINT_PAGES, startCheckpointer } from './sqlite/checkpointer.ts';
 import { attachReadPool, parseReadWorkers, ReadPool } from './sqlite/read-pool.ts';
 import { prepareReadingStatements } from './postgres/pg-statements.ts';
-import { sendWritesBehind } from './postgres/pg-write-behind.ts';
+import { sendWritesBehind, type Elsewhere } from './postgres/pg-write-behind.ts';
 import { batchRecords, parseBatchRecords } from './postgres/record-batches.ts';
 
 export type { Database, Engine } from './types.ts';
@@ -92,7 +92,7 @@ export async function connect(options: ConnectOptions): Promise<Database> {
 async function connectPostgres(url: string, schema?: string, pipelinesOption?: number): Promise<Database> {
   if (schema && !/^\w+$/.test(schema)) throw new Error(`Invalid schema name '${schema}'`);
   const pg = await loadPg();
-  const { parsePipelines, PgPipelines, pipelinedKysely } = await import('./postgres/pg-pipeline.ts');
+  const { parsePipelines, PgPipelines, pipelinedKysely, WRITE_LINE_LOCK_TIMEOUT_MS, WRITE_PIPELINE_NAME } = await import('./postgres/pg-pipeline.ts');
   if (schema) {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
@@ -101,16 +101,26 @@ async function connectPostgres(url: string, schema?: string, pipelinesOption?: n
   }
   const config: ClientConfig = { connectionString: url, ...(schema ? { options: `-c search_path="${schema}"` } : {}) };
   const pool = new pg.Pool({ ...config, max: 10 });
+  // Reads outside a transaction go down a few pipelined connections (postgres/pg-pipeline.ts), and so do a
+  // transaction's reads made before it has sent anything (db/write-behind.ts `readAhead`).
+  const lines = pipelinesOption ?? parsePipelines(process.env.PG_PIPELINES);
+  const pipelines = lines > 0 ? new PgPipelines(config, lines) : undefined;
+  // A transaction whose statements were all kept until its commit (a create: its row, notification and
+  // audit entries) goes whole down lines of its own, with the others of its turn (postgres/pg-pipeline.ts).
+  // As many as there are read lines (PG_PIPELINES; none when 0).
+  const writeLines = lines > 0 ? new PgPipelines(config, lines, { name: WRITE_PIPELINE_NAME, setup: `set lock_timeout = ${WRITE_LINE_LOCK_TIMEOUT_MS}` }) : undefined;
+  const elsewhere: Elsewhere = {
+    ahead: pipelines && ((text, values, otherwise) => pipelines.query(text, values ?? [], otherwise, (result) => result)),
+    whole: writeLines && ((statements, otherwise) => writeLines.transaction(statements, otherwise)),
+  };
   // Each connection prepares the reads it runs, once (postgres/pg-statements.ts), and sends a transaction's
   // `begin` and the writes it does not wait for with its next statement (postgres/pg-write-behind.ts).
   pool.on('connect', (client) => {
     prepareReadingStatements(client);
-    sendWritesBehind(client);
+    sendWritesBehind(client, elsewhere);
   });
   const dialect = new PostgresDialect({ pool });
-  // Reads outside a transaction go down a few pipelined connections (postgres/pg-pipeline.ts).
-  const pipelines = pipelinesOption ?? parsePipelines(process.env.PG_PIPELINES);
-  const db = pipelines > 0 ? await pipelinedKysely(dialect, new PgPipelines(config, pipelines)) : new Kysely<any>({ dialect });
+  const db = pipelines ? await pipelinedKysely(dialect, pipelines, writeLines ? [writeLines] : []) : new Kysely<any>({ dialect });
   // Records read one at a time are read in one statement with the others of their turn (postgres/record-batches.ts).
   if (parseBatchRecords(process.env.PG_BATCH_RECORDS)) batchRecords(db, { one: recordQuery, many: recordsQuery, asked: ASKED });
   return { db, engine: 'postgres', close: () => db.destroy() };

@@ -13,6 +13,7 @@
 import { sql } from 'kysely';
 import type { FieldDef, Registry } from '../../manifest/index.ts';
 import type { Db, Row } from '../db/repository.ts';
+import { readAhead } from '../db/write-behind.ts';
 
 /** One parent a write needs: the record of `resource` whose `by` is `key`, and which of its columns. */
 export interface ParentWanted {
@@ -40,8 +41,65 @@ const readIn = new WeakMap<object, Parents>();
 /** The parents `trx` has read so far (`readParents`), with the columns each was read for. */
 export const parentsReadIn = (trx: Db): Parents | undefined => readIn.get(trx);
 
-/** Reads every wanted parent in one statement (none when nothing is wanted). */
+/** A read of parents started before they were asked for (`readParentsAhead`), by transaction: what it found. */
+const started = new WeakMap<object, Promise<Parents | undefined>>();
+
+/**
+ * Starts reading parents a write will likely want, before the steps that come first (its resource's
+ * `beforeChange`, whose own lookups then go out in the same write to PostgreSQL: one round trip, not two).
+ * Read outside the transaction `trx`, by `db` (a transaction answers one statement at a time, so the
+ * steps' lookups would wait for it): only for a transaction that has written nothing yet, where that is the
+ * same read (db/write-behind.ts `readAhead`). `readParents` waits for it and reads only what it did not
+ * find. Its failure is left to that read.
+ */
+export function readParentsAhead(db: Db, trx: Db, registry: Registry, wanted: readonly ParentWanted[]): void {
+  if (wanted.length) started.set(trx, readAll(db, registry, wanted).catch(() => undefined));
+}
+
+/** Drops a read ahead the transaction has not used yet: it wrote since, and what it read may have changed. */
+export function forgetParentsAhead(trx: Db): void {
+  started.delete(trx);
+}
+
+/** Whether `found` holds the parent `key` with every column of `columns` (or says there is none). */
+function holds(found: Parents, key: string, columns: Iterable<string>): boolean {
+  if (!found.has(key)) return false;
+  const row = found.get(key);
+  if (row === null) return true;
+  for (const c of columns) if (!(c in row!)) return false;
+  return true;
+}
+
+/**
+ * Reads every wanted parent in one statement (none when nothing is wanted), but those the transaction's
+ * read ahead (`readParentsAhead`) found.
+ */
 export async function readParents(trx: Db, registry: Registry, wanted: readonly ParentWanted[]): Promise<Parents> {
+  const ahead = started.get(trx);
+  if (!ahead) return readAll(trx, registry, wanted);
+  started.delete(trx);
+  // Only what that read found: an earlier write of the transaction may have changed what it read before.
+  const found = (await ahead) ?? new Map();
+  const parents: Parents = new Map();
+  const missing: ParentWanted[] = [];
+  for (const w of wanted) {
+    const k = parentKey(w.resource, w.by, w.key);
+    if (holds(found, k, [w.by, ...w.columns])) parents.set(k, found.get(k)!);
+    else missing.push(w);
+  }
+  if (missing.length) for (const [k, v] of await readAll(trx, registry, missing)) parents.set(k, v);
+  keep(trx, found);
+  return parents;
+}
+
+/** Adds `parents` to what `trx` has read, in place: a transaction of many writes (an import) copies nothing. */
+function keep(trx: Db, parents: Parents) {
+  const earlier = readIn.get(trx);
+  if (!earlier) readIn.set(trx, new Map(parents));
+  else for (const [k, v] of parents) earlier.set(k, v);
+}
+
+async function readAll(trx: Db, registry: Registry, wanted: readonly ParentWanted[]): Promise<Parents> {
   const merged = new Map<string, { resource: string; by: string; key: unknown; columns: Set<string> }>();
   for (const w of wanted) {
     const k = parentKey(w.resource, w.by, w.key);
@@ -65,7 +123,8 @@ export async function readParents(trx: Db, registry: Registry, wanted: readonly 
       parts.push(sql`(select ${sql.ref(column)} from ${sql.table(table)} where ${sql.ref(m.by)} = ${m.key} limit 1) as ${sql.ref(alias)}`);
     }
   }
-  const { rows } = await sql<Row>`select ${sql.join(parts)}`.execute(trx);
+  // Before the transaction has written, on a pipelined line with the other reads of its turn (`readAhead`).
+  const { rows } = await readAhead(trx, sql<Row>`select ${sql.join(parts)}`.compile(trx));
   const row = rows[0] ?? {};
   for (const { k, column, alias } of asked) {
     const key = row[found.get(k)!];
@@ -77,9 +136,7 @@ export async function readParents(trx: Db, registry: Registry, wanted: readonly 
     kept[column] = row[alias];
     parents.set(k, kept);
   }
-  // Added to what the transaction read before, in place: a transaction of many writes (an import) copies nothing.
-  const earlier = readIn.get(trx);
-  if (!earlier) readIn.set(trx, new Map(parents));
-  else for (const [k, v] of parents) earlier.set(k, v);
+  // Outside a transaction (a read ahead of one) nothing is kept: `readParents` keeps it for its transaction.
+  if (trx.isTransaction) keep(trx, parents);
   return parents;
 }

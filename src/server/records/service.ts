@@ -13,9 +13,14 @@ import { RECYCLE_BIN } from '../../../resources/system.ts';
 import { HttpError, notFound } from '../errors.ts';
 import { findBy, list, toRecord, type Db, type Narrow, type Row } from '../db/repository.ts';
 import { parseListQuery } from '../db/list-query.ts';
+import { recordQuery } from '../db/compiled-queries.ts';
+import { isSqlite } from '../db/count.ts';
+import { takeFirst } from '../db/taken-rows.ts';
+import { readAhead } from '../db/write-behind.ts';
+import { forgetParentsAhead } from './parents.ts';
 import { audit, type Actor, type AuditEntry } from './audit.ts';
 import { findReachable, ownedInput, reachOf, whereReachable, type Reach } from './ownership.ts';
-import { createRecord, inTransaction, removeRecord, updateRecord, type WriteContext } from './writes.ts';
+import { createRecord, inTransaction, readParentsOf, removeRecord, updateRecord, type WriteContext } from './writes.ts';
 import { restoreRecord } from './restore.ts';
 import { checkTransitions, transitionAction } from './states.ts';
 import { checkSingle } from './single.ts';
@@ -129,9 +134,11 @@ export class RecordsService {
       resource: r,
       actor: this.actor,
       user: this.user,
-      find: (name, field, value) => findBy(trx, this.registry.resource(name), field, value),
-      create: (name, input) => inner.create(name, input),
-      update: (name, id, input) => inner.update(name, id, input),
+      // A lookup before the write (the site commission a product starts with) goes with the reads of its turn (`readAhead`).
+      find: async (name, field, value) => takeFirst((await readAhead(trx, recordQuery(trx, this.registry.resource(name).name, field, value))).rows),
+      // A hook's write may change what a read ahead of its record's parents found (parents.ts): read again.
+      create: (name, input) => (forgetParentsAhead(trx), inner.create(name, input)),
+      update: (name, id, input) => (forgetParentsAhead(trx), inner.update(name, id, input)),
       invalidate: (table) => this.wrote(table),
       services: this.options.services ?? ({} as HookServices),
     };
@@ -192,6 +199,9 @@ export class RecordsService {
       return await createRecord(this.db, this.registry, r, input, { ...this.context(), labelled: options.labelled }, {
         before: async (trx, data) => {
           const owned = this.user ? await ownedInput(trx, this.registry, r, this.user, data, true) : data;
+          // Its parents read with whatever the hook looks up (one round trip on PostgreSQL: readAhead), in a
+          // transaction of its own that has written nothing; the write reads only what the hook changed.
+          if (hooks.beforeChange && !this.db.isTransaction && !isSqlite(this.db)) readParentsOf(this.db, trx, this.registry, r, owned, options.labelled);
           const changed = hooks.beforeChange ? await hooks.beforeChange({ ...this.hookContext(r, trx), operation: 'create', data: owned }) : owned;
           // Declared states (states.ts): a record created in other than its initial state is a transition from it.
           checkTransitions(r, changed, undefined, this.user);

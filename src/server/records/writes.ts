@@ -23,7 +23,7 @@ import { dropRecordJobs, scheduleRecordJobs } from './jobs/schedule.ts';
 import { deleteItems, hasItems, withItemsOf } from '../db/line-items.ts';
 import { writeItems } from './line-items.ts';
 import { checkDependents } from './dependent.ts';
-import { parentKey, parentOfField, readParents, type ParentWanted } from './parents.ts';
+import { parentKey, parentOfField, readParents, readParentsAhead, type ParentWanted } from './parents.ts';
 import { hasLabel } from '../db/labels.ts';
 
 /**
@@ -136,10 +136,29 @@ export class StaleVersion extends HttpError {
  * The parents a write's checks will look up: each reference the input sets (does it exist?), and each
  * dependent reference as the record will hold it (is it under its parent? `checkDependents`).
  */
+/** A resource's reference fields and dependent fields with their parents, worked out once (every write asks). */
+const referencesOf = (() => {
+  const known = new WeakMap<ResourceDef, { references: FieldDef[]; dependents: { f: FieldDef; parent: FieldDef }[] }>();
+  return (r: ResourceDef) => {
+    let found = known.get(r);
+    if (!found) {
+      found = {
+        references: storedFieldsOf(r).filter((f) => f.kind === 'reference' && !f.computed),
+        dependents: r.fields.flatMap((f) => {
+          const parent = parentOf(f, r.fields);
+          return parent ? [{ f, parent }] : [];
+        }),
+      };
+      known.set(r, found);
+    }
+    return found;
+  };
+})();
+
 function parentsWanted(registry: Registry, r: ResourceDef, input: Row, current: Row | undefined, labelled: readonly string[] = []): ParentWanted[] {
   const wanted: ParentWanted[] = [];
-  for (const f of storedFieldsOf(r)) {
-    if (f.kind !== 'reference' || f.computed) continue;
+  const { references, dependents } = referencesOf(r);
+  for (const f of references) {
     // Its title, where the write will name the record it points at (`WriteContext.labelled`).
     const titled = labelled.includes(f.name) && hasLabel(registry, f) ? [registry.resource(f.reference!).title] : [];
     const key = f.name in input ? input[f.name] : titled.length ? current?.[f.name] : undefined;
@@ -147,13 +166,21 @@ function parentsWanted(registry: Registry, r: ResourceDef, input: Row, current: 
     // A reference the write sets is checked to exist; one it keeps is read only for its title.
     if (f.name in input || titled.length) wanted.push({ ...parentOfField(f, key), columns: titled });
   }
-  for (const f of r.fields) {
-    const parent = parentOf(f, r.fields);
-    if (!parent || (current && !(f.name in input) && !(parent.name in input))) continue;
+  for (const { f, parent } of dependents) {
+    if (current && !(f.name in input) && !(parent.name in input)) continue;
     const key = referenceKey(f.name in input ? input[f.name] : current?.[f.name]);
     if (key !== undefined) wanted.push({ ...parentOfField(f, key), columns: [f.dependsOn!.via] });
   }
   return wanted;
+}
+
+/**
+ * Starts reading the parents `input` references (a create's, in `trx`, a transaction of its own that has
+ * written nothing yet), by `db` outside it, so that they go out with the lookups of the steps before the
+ * write (parents.ts `readParentsAhead`); `toColumns` reads whatever the steps changed.
+ */
+export function readParentsOf(db: Db, trx: Db, registry: Registry, r: ResourceDef, input: Row, labelled?: readonly string[]): void {
+  readParentsAhead(db, trx, registry, parentsWanted(registry, r, input, undefined, labelled));
 }
 
 async function toColumns(

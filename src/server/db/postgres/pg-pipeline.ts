@@ -19,13 +19,25 @@
  * 40–300 ms at a time on these 2 cores. A slow read (a large count) holds up the reads behind it on its
  * line for at most about STUCK_MS before the next ones go elsewhere.
  *
- * Only statements run alone come here (`PipelinedExecutor`): a transaction's, and those on
- * `db.connection()` (which share a session: an advisory lock), run on their own pooled connection, as
+ * Only statements run alone come here (`PipelinedExecutor`), and a transaction's reads made before it
+ * has sent anything (pg-write-behind.ts `READ_AHEAD_MARK`): a transaction's other statements, and those
+ * on `db.connection()` (which share a session: an advisory lock), run on their own pooled connection, as
  * Kysely gives them an executor of that connection. Each line prepares its reads once, as the pooled
  * connections do (pg-statements.ts). A read sees what was committed when it starts, as on a pooled
  * connection; a write is answered after its commit, so a read asked after it sees it. A line whose
  * connection is lost (its backend ended, the socket closed) has the reads on its wire run again on a
  * pooled connection, and the next read opens a new line.
+ *
+ * Write lines (issue 54: creates against Platformatic DB, whose create is one insert on its own
+ * connection): a transaction of which nothing was sent before its `commit` (a create: its row, its
+ * notification and audit entries, all kept by pg-write-behind.ts) is sent whole, `begin` to `commit`, down
+ * a line of another set, with the other such transactions of its turn (`transaction`). Which connection
+ * runs it does not matter: none of its statements waited for another's answer. Its statements are queued
+ * together, so no other transaction's come between them; each has its own Sync, so a failure ends that
+ * transaction (its `commit` answers ROLLBACK) and the next one on the line runs as if alone. Lines are
+ * spread over rather than filled in order, so that commits wait for their WAL flushes side by side. A
+ * transaction that would wait for a lock there gives up after WRITE_LINE_LOCK_TIMEOUT_MS and runs on a
+ * pooled connection of its own. Measured: docs/performance.md "Issue 54, fourth part".
  */
 import pg from 'pg';
 import {
@@ -54,6 +66,29 @@ export const MAX_IN_FLIGHT = 64;
 export const STUCK_MS = 25;
 /** The `application_name` of a pipelined connection. */
 export const PIPELINE_NAME = 'marketplace read pipeline';
+/** The `application_name` of a pipelined connection that carries whole transactions (`PgPipelines.transaction`). */
+export const WRITE_PIPELINE_NAME = 'marketplace write pipeline';
+/**
+ * How long a transaction on a write line may wait for a lock (another transaction's row, a unique key
+ * being written) before it is taken back and run on a pooled connection of its own, where it may wait as
+ * long as it must: a line answers in order, so one transaction waiting there would hold up every one
+ * behind it, and a wait for a transaction that is itself behind it on the line would never end.
+ */
+export const WRITE_LINE_LOCK_TIMEOUT_MS = 20;
+/** PostgreSQL's SQLSTATE for a lock not had within `lock_timeout`. */
+const LOCK_NOT_AVAILABLE = '55P03';
+
+/** One statement of a transaction sent whole (`PgPipelines.transaction`). */
+export interface LineStatement {
+  text: string;
+  values: unknown[] | undefined;
+}
+
+/** What a set of lines is for: its connections' name, and a statement each runs first. */
+export interface LinesRole {
+  name: string;
+  setup?: string;
+}
 
 /** The pipelined connections a server keeps: `PG_PIPELINES`, else 2 (measured: README, Performance). */
 export function parsePipelines(value: string | undefined): number {
@@ -93,6 +128,21 @@ const lostWith = (line: Line, error: unknown) => {
   return severity === 'FATAL' || severity === 'PANIC' || streamOf(line.client).destroyed === true;
 };
 
+/**
+ * `config` with its connections named `name`: node-postgres takes a name in the connection string over
+ * the one given beside it, so one there is taken out (a line is named by what it carries, whatever the
+ * pool's connections are called).
+ */
+function namedConfig(config: pg.ClientConfig, name: string): pg.ClientConfig {
+  let { connectionString } = config;
+  if (connectionString?.includes('application_name')) {
+    const parsed = new URL(connectionString);
+    parsed.searchParams.delete('application_name');
+    connectionString = parsed.toString();
+  }
+  return { ...config, connectionString, application_name: name };
+}
+
 /** The socket under a node-postgres client (its `connection.stream`). */
 const streamOf = (client: pg.Client) =>
   (client as unknown as { connection: { stream: NodeJS.WritableStream & { cork?(): void; uncork?(): void; destroyed?: boolean } } }).connection.stream;
@@ -105,8 +155,69 @@ export class PgPipelines {
   constructor(
     private readonly config: pg.ClientConfig,
     count: number,
+    private readonly role: LinesRole = { name: PIPELINE_NAME },
   ) {
     this.#lines = Array.from({ length: count }, () => undefined);
+  }
+
+  /**
+   * The line a statement goes down now, counted as sent: of those with room and not held up, the first
+   * (reads), or the one with the fewest on its wire (`spread`: whole transactions).
+   */
+  #take(spread = false): Line | undefined {
+    const now = performance.now();
+    let taken: Line | undefined;
+    for (let i = 0; i < this.#lines.length; i++) {
+      const line = (this.#lines[i] ??= this.#open(i));
+      if (line.inFlight >= MAX_IN_FLIGHT || (line.inFlight > 0 && now - line.sentAt[line.oldest] > STUCK_MS)) continue;
+      if (!taken || line.inFlight < taken.inFlight) taken = line;
+      if (!spread || !line.inFlight) break;
+    }
+    if (taken) {
+      taken.sentAt[(taken.oldest + taken.inFlight) % MAX_IN_FLIGHT] = now;
+      taken.inFlight++;
+    }
+    return taken;
+  }
+
+  /**
+   * Runs a whole transaction, `begin` to `commit`, down the first line that can take it, its statements in
+   * one write with the others of this turn, and answers the `commit`'s result, or its first statement's
+   * failure (after which PostgreSQL rolled it back). Only a transaction whose every statement is known
+   * before any is sent comes here (pg-write-behind.ts: nothing of it read or waited on), so which
+   * connection runs it does not matter. A transaction that waited too long for a lock
+   * (WRITE_LINE_LOCK_TIMEOUT_MS, when the lines are made with it) was rolled back: it is run again by
+   * `elsewhere`. A line lost under it is not: whether its `commit` was done cannot be known, so that is
+   * the transaction's error, as on a pooled connection.
+   */
+  transaction(statements: readonly LineStatement[], elsewhere: () => Promise<unknown>): Promise<unknown> {
+    if (this.#closed) return elsewhere();
+    // Spread over the lines: each line's backend commits its transactions one after another, each waiting
+    // for its WAL flush; on several lines the flushes overlap (and PostgreSQL makes one of those that meet).
+    const line = this.#take(true);
+    if (!line) return elsewhere();
+    return this.#sendAll(line, statements).then(
+      (result) => {
+        line.done();
+        return result;
+      },
+      (error: unknown) => {
+        line.done();
+        if (lostWith(line, error)) line.drop();
+        else if ((error as { code?: string })?.code === LOCK_NOT_AVAILABLE && !this.#closed) return elsewhere();
+        throw error;
+      },
+    );
+  }
+
+  async #sendAll(line: Line, statements: readonly LineStatement[]): Promise<unknown> {
+    const client = await line.ready;
+    this.#cork(line, client);
+    // Queued together, in order, in this one turn: no other transaction's statement comes between them.
+    const results = await Promise.allSettled(statements.map((s) => client.query(s.text, s.values)));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    return (results.at(-1) as PromiseFulfilledResult<unknown>).value;
   }
 
   /**
@@ -115,12 +226,8 @@ export class PgPipelines {
    */
   query<R>(text: string, values: readonly unknown[], elsewhere: () => Promise<R>, shape: (result: pg.QueryResult) => R): Promise<R> {
     if (this.#closed) return elsewhere();
-    const now = performance.now();
-    for (let i = 0; i < this.#lines.length; i++) {
-      const line = (this.#lines[i] ??= this.#open(i));
-      if (line.inFlight >= MAX_IN_FLIGHT || (line.inFlight > 0 && now - line.sentAt[line.oldest] > STUCK_MS)) continue;
-      line.sentAt[(line.oldest + line.inFlight) % MAX_IN_FLIGHT] = now;
-      line.inFlight++;
+    const line = this.#take();
+    if (line)
       return this.#send(line, text, values).then(
         (result) => {
           line.done();
@@ -133,14 +240,18 @@ export class PgPipelines {
           return elsewhere();
         },
       );
-    }
     return elsewhere();
   }
 
   async #send(line: Line, text: string, values: readonly unknown[]): Promise<pg.QueryResult> {
     const client = await line.ready;
+    this.#cork(line, client);
+    return client.query(text, values as unknown[]);
+  }
+
+  /** Every statement of this turn goes out in one write: corked now, uncorked once the turn's I/O is handled. */
+  #cork(line: Line, client: pg.Client) {
     const stream = streamOf(client);
-    // Every read of this turn goes out in one write: corked now, uncorked once the turn's I/O is handled.
     if (!line.corked && stream.cork && stream.uncork) {
       line.corked = true;
       stream.cork();
@@ -149,12 +260,11 @@ export class PgPipelines {
         stream.uncork!();
       });
     }
-    return client.query(text, values as unknown[]);
   }
 
   #open(slot: number): Line {
     // Named, so an operator tells them from the pool's in pg_stat_activity.
-    const client = new pg.Client({ application_name: PIPELINE_NAME, ...this.config, pipeline: true } as pg.ClientConfig);
+    const client = new pg.Client({ ...namedConfig(this.config, this.role.name), pipeline: true } as pg.ClientConfig);
     const line: Line = {
       client,
       ready: undefined as unknown as Promise<pg.Client>,
@@ -183,7 +293,8 @@ export class PgPipelines {
     });
     client.on('end', drop);
     line.ready = client.connect().then(
-      () => {
+      async () => {
+        if (this.role.setup) await client.query(this.role.setup);
         prepareReadingStatements(client);
         return client;
       },
@@ -245,7 +356,7 @@ const asResult = <R>({ rows }: pg.QueryResult): QueryResult<R> => ({ rows: (rows
 class PipelinedDriver implements Driver {
   constructor(
     private readonly inner: Driver,
-    private readonly pipelines: PgPipelines,
+    private readonly pipelines: readonly PgPipelines[],
   ) {}
   init() {
     return this.inner.init();
@@ -266,17 +377,18 @@ class PipelinedDriver implements Driver {
     return this.inner.releaseConnection(connection);
   }
   async destroy() {
-    await this.pipelines.close();
+    await Promise.all(this.pipelines.map((p) => p.close()));
     await this.inner.destroy();
   }
 }
 
 /**
- * A Kysely over `dialect` (PostgreSQL's, on a pg Pool) whose lone reads go down `pipelines`. Built from
- * Kysely's public props (`KyselyProps`), as Kysely builds its own copies (`withPlugin`).
+ * A Kysely over `dialect` (PostgreSQL's, on a pg Pool) whose lone reads go down `pipelines`; `others`
+ * (the write lines) are closed with it. Built from Kysely's public props (`KyselyProps`), as Kysely builds
+ * its own copies (`withPlugin`).
  */
-export async function pipelinedKysely(dialect: Dialect, pipelines: PgPipelines): Promise<Kysely<any>> {
-  const driver = new PipelinedDriver(dialect.createDriver(), pipelines);
+export async function pipelinedKysely(dialect: Dialect, pipelines: PgPipelines, others: readonly PgPipelines[] = []): Promise<Kysely<any>> {
+  const driver = new PipelinedDriver(dialect.createDriver(), [pipelines, ...others]);
   await driver.init();
   const provider: ConnectionProvider = {
     async provideConnection(consumer) {

@@ -7,9 +7,12 @@
  * that wakes PostgreSQL's backend, whose answer wakes the server again. On two cores shared by the
  * server, PostgreSQL and the clients, each wake-up costs more than the statement (a `begin` alone,
  * measured by the backend's CPU in /proc/<pid>/schedstat: 40–90 µs a create), and the server's largest
- * single cost was the `writev` of each statement (15 % of its main thread, docs/performance.md). Now the
- * create is three round trips: `begin` and the site commission; the parents; the product, its
- * notification, its audit entries and `commit`.
+ * single cost was the `writev` of each statement (15 % of its main thread, docs/performance.md). It became
+ * three round trips: `begin` and the site commission; the parents; the product, its notification, its
+ * audit entries and `commit`. Now (issue 54, creates against Platformatic DB) none of them is the
+ * create's own: its reads before it writes go down the read lines with the other reads of their turn
+ * (`READ_AHEAD_MARK`), and, every statement of it having been kept until its `commit`, the transaction
+ * goes whole down a write line with the other transactions of its turn (`Elsewhere.whole`).
  *
  * How: each pooled client's `query` (node-postgres) is wrapped. A `begin` is kept, not sent, and answered
  * at once. A statement marked by `WRITE_BEHIND_MARK` (a comment at its start, so an unwrapped client simply
@@ -26,10 +29,36 @@
 
 /** The comment a statement starts with when its caller does not wait for it (db/write-behind.ts). */
 export const WRITE_BEHIND_MARK = '/* behind */ ';
+/**
+ * The comment a transaction's plain read starts with when it may run before the transaction
+ * (db/write-behind.ts `readAhead`): while only the transaction's `begin` is kept, it goes down a
+ * pipelined connection (`ReadAhead`) and nothing is sent on this one.
+ */
+export const READ_AHEAD_MARK = '/* ahead */ ';
+
+/**
+ * Runs a read on a pipelined connection (pg-pipeline.ts `PgPipelines.query`), else by `elsewhere`;
+ * answers node-postgres' result.
+ */
+export type ReadAhead = (text: string, values: unknown[] | undefined, elsewhere: () => Promise<unknown>) => Promise<unknown>;
+
+/**
+ * Runs a whole transaction, `begin` to `commit`, on a pipelined connection that carries such transactions
+ * (pg-pipeline.ts `PgPipelines.transaction`), else by `elsewhere`; answers the `commit`'s result.
+ */
+export type WholeTransaction = (statements: readonly Kept[], elsewhere: () => Promise<unknown>) => Promise<unknown>;
+
+/** Where a connection's transactions may send what need not be on it (connect.ts). */
+export interface Elsewhere {
+  /** A read made before the transaction sent anything (`READ_AHEAD_MARK`). */
+  ahead?: ReadAhead;
+  /** A transaction of which nothing was sent before its `commit`: every statement of it was kept. */
+  whole?: WholeTransaction;
+}
 
 type Query = (...args: unknown[]) => unknown;
 
-interface Kept {
+export interface Kept {
   text: string;
   values: unknown[] | undefined;
 }
@@ -48,7 +77,7 @@ interface PipelinableClient {
  * Makes `client` keep a transaction's `begin` and its marked writes, and send them with its next
  * statement (see above). Called on each new pooled connection, after `prepareReadingStatements`.
  */
-export function sendWritesBehind(client: PipelinableClient): void {
+export function sendWritesBehind(client: PipelinableClient, { ahead, whole }: Elsewhere = {}): void {
   const query = client.query.bind(client) as Query;
   /** Kept, in order; `begun` when a `begin` is among them or was sent. */
   let kept: Kept[] = [];
@@ -63,16 +92,30 @@ export function sendWritesBehind(client: PipelinableClient): void {
       kept.push({ text: text.slice(WRITE_BEHIND_MARK.length), values });
       return answered('INSERT');
     }
-    if (!kept.length) return query(...args);
+    if (text.startsWith(READ_AHEAD_MARK)) {
+      const read = text.slice(READ_AHEAD_MARK.length);
+      // Nothing of the transaction sent or written yet: the read runs on a pipelined line, the `begin` stays kept.
+      if (ahead && kept.length === 1 && kept[0].text === 'begin') return ahead(read, values, () => Promise.resolve(sendNow(read, values)));
+      return sendNow(read, values);
+    }
+    return sendNow(text, values, () => query(...args));
+  };
+  /** Sends `text` now, after whatever is kept, in one write with it (`last` sends it, given as it came). */
+  function sendNow(text: string, values: unknown[] | undefined, last: () => unknown = () => query(text, values)): unknown {
+    if (!kept.length) return last();
     const sending = kept;
     kept = [];
     if (text === 'rollback') {
       // Nothing kept is sent; a `begin` never sent has nothing to roll back.
-      return sending[0].text === 'begin' ? answered('ROLLBACK') : query(...args);
+      return sending[0].text === 'begin' ? answered('ROLLBACK') : last();
     }
-    if (text === 'commit' && sending.length === 1 && sending[0].text === 'begin') return answered('COMMIT');
-    return together(client, query, sending, () => query(...args));
-  };
+    if (text === 'commit' && sending[0].text === 'begin') {
+      if (sending.length === 1) return answered('COMMIT');
+      // Nothing of the transaction went out before its end: it goes whole, with the others of its turn.
+      if (whole) return whole([...sending, { text, values: undefined }], () => together(client, query, sending, last));
+    }
+    return together(client, query, sending, last);
+  }
 }
 
 /** Sends `sending`, then `last`, in one write, and answers `last`'s result or the first kept failure. */
