@@ -134,8 +134,9 @@ export async function benchSockets({ clients, perClient, concurrency, out, log =
     log(`  ${all.length} sockets connected`);
 
     const admins = await Promise.all(urls.map((url) => signInAt(url, 'admin')));
-    // The creates are sent with node:http on kept-alive connections, one a lane: `fetch` cost this process
-    // (which also times every arrival) about twice the CPU a request.
+    // The creates are sent with node:http on kept-alive connections, one a lane: with `fetch` this process
+    // (which also times every arrival) ran its event loop late by 17 ms at p99 while sending, 8-11 ms since
+    // (2026-12-07, docs/performance.md "Sockets").
     const agents = urls.map(() => new Agent({ keepAlive: true, maxSockets: concurrency }));
     agentsMade.push(...agents);
     const jobs = all.flatMap((client) => Array.from({ length: perClient }, (_, k) => ({ client, k })));

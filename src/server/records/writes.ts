@@ -132,10 +132,6 @@ export class StaleVersion extends HttpError {
  * Turns validated input into column values: hashes secrets, fills slugs and empty host-root links,
  * stores booleans as 0/1, checks parents (by the field a reference holds).
  */
-/**
- * The parents a write's checks will look up: each reference the input sets (does it exist?), and each
- * dependent reference as the record will hold it (is it under its parent? `checkDependents`).
- */
 /** A resource's reference fields and dependent fields with their parents, worked out once (every write asks). */
 const referencesOf = (() => {
   const known = new WeakMap<ResourceDef, { references: FieldDef[]; dependents: { f: FieldDef; parent: FieldDef }[] }>();
@@ -155,6 +151,10 @@ const referencesOf = (() => {
   };
 })();
 
+/**
+ * The parents a write's checks will look up: each reference the input sets (does it exist?), and each
+ * dependent reference as the record will hold it (is it under its parent? `checkDependents`).
+ */
 function parentsWanted(registry: Registry, r: ResourceDef, input: Row, current: Row | undefined, labelled: readonly string[] = []): ParentWanted[] {
   const wanted: ParentWanted[] = [];
   const { references, dependents } = referencesOf(r);

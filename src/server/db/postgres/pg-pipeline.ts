@@ -55,6 +55,7 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import { prepareReadingStatements, READING } from './pg-statements.ts';
+import type { Kept } from './pg-write-behind.ts';
 
 /** The most reads one pipelined connection carries at once; past it, a read takes the next line or a pooled connection. */
 export const MAX_IN_FLIGHT = 64;
@@ -77,12 +78,6 @@ export const WRITE_PIPELINE_NAME = 'marketplace write pipeline';
 export const WRITE_LINE_LOCK_TIMEOUT_MS = 20;
 /** PostgreSQL's SQLSTATE for a lock not had within `lock_timeout`. */
 const LOCK_NOT_AVAILABLE = '55P03';
-
-/** One statement of a transaction sent whole (`PgPipelines.transaction`). */
-export interface LineStatement {
-  text: string;
-  values: unknown[] | undefined;
-}
 
 /** What a set of lines is for: its connections' name, and a statement each runs first. */
 export interface LinesRole {
@@ -181,8 +176,8 @@ export class PgPipelines {
   }
 
   /**
-   * Runs a whole transaction, `begin` to `commit`, down the first line that can take it, its statements in
-   * one write with the others of this turn, and answers the `commit`'s result, or its first statement's
+   * Runs a whole transaction, `begin` to `commit`, down the line with the fewest on its wire (of those with
+   * room and not held up), its statements in one write with the others of this turn, and answers the `commit`'s result, or its first statement's
    * failure (after which PostgreSQL rolled it back). Only a transaction whose every statement is known
    * before any is sent comes here (pg-write-behind.ts: nothing of it read or waited on), so which
    * connection runs it does not matter. A transaction that waited too long for a lock
@@ -190,7 +185,7 @@ export class PgPipelines {
    * `elsewhere`. A line lost under it is not: whether its `commit` was done cannot be known, so that is
    * the transaction's error, as on a pooled connection.
    */
-  transaction(statements: readonly LineStatement[], elsewhere: () => Promise<unknown>): Promise<unknown> {
+  transaction(statements: readonly Kept[], elsewhere: () => Promise<unknown>): Promise<unknown> {
     if (this.#closed) return elsewhere();
     // Spread over the lines: each line's backend commits its transactions one after another, each waiting
     // for its WAL flush; on several lines the flushes overlap (and PostgreSQL makes one of those that meet).
@@ -210,7 +205,7 @@ export class PgPipelines {
     );
   }
 
-  async #sendAll(line: Line, statements: readonly LineStatement[]): Promise<unknown> {
+  async #sendAll(line: Line, statements: readonly Kept[]): Promise<unknown> {
     const client = await line.ready;
     this.#cork(line, client);
     // Queued together, in order, in this one turn: no other transaction's statement comes between them.

@@ -58,6 +58,7 @@ export interface Elsewhere {
 
 type Query = (...args: unknown[]) => unknown;
 
+/** A statement kept to be sent later (and one of a transaction sent whole: pg-pipeline.ts `transaction`). */
 export interface Kept {
   text: string;
   values: unknown[] | undefined;
