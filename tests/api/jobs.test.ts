@@ -251,6 +251,11 @@ describe.skipIf(!!unavailable)('jobs on two nodes sharing PostgreSQL', () => {
     const ended = await until('the job to run to its end elsewhere', async () => (await effectsOf(db, id)).find((e) => e.phase === 'end'), 90_000);
     expect(ended.node).not.toBe(started.node);
     expect(ended.attempt).toBe(2);
-    expect(await runOf(db, id)).toMatchObject({ state: 'done', attempts: 2 });
+    // The job's body writes its `end` effect before the runner marks its run done: wait for that mark.
+    const run = await until('the run to be marked done', async () => {
+      const row = await runOf(db, id);
+      return row?.state === 'done' && row;
+    });
+    expect(run).toMatchObject({ state: 'done', attempts: 2 });
   }, 150_000);
 });

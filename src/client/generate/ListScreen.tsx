@@ -57,7 +57,7 @@ import { useFitColumns } from './fit-columns.ts';
 import { cellTextSx, showCutText } from './cell-text.ts';
 import { emptyText } from './empty-text.ts';
 import { PrefetchNextPage } from './next-page.tsx';
-import { LIST_FRESH_MS, listSort, PER_PAGE } from './read-ahead.ts';
+import { listFreshness, listSort, PER_PAGE } from './read-ahead.ts';
 import { SignedInProvider } from './signed-in.tsx';
 import { PageReferencesProvider } from './page-references.tsx';
 import { SearchAhead } from './search-ahead.tsx';
@@ -68,7 +68,7 @@ import { RowIconButtonStyles } from '../widgets/RowIconButton.tsx';
 import { CellTextStyles } from './cell-displays.tsx';
 
 /** A page read a moment ago (read ahead from the menu) is not read again as the list mounts (read-ahead.ts). */
-const listQuery = { staleTime: LIST_FRESH_MS };
+const listQuery = { staleTime: listFreshness };
 /** A failed list shows its alert, not a toast as well. */
 const quietErrors = { ...listQuery, onError: () => {} };
 /** What react-admin's <List> shows while the session is checked (its `authLoading` default). */

@@ -11,7 +11,7 @@
  *  - a search's first page, as the filter form applies it (search-ahead.tsx).
  */
 import { useCallback } from 'react';
-import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useQueryClient, type Query, type QueryClient } from '@tanstack/react-query';
 import { getQuery, parseQueryFromLocation, useDataProvider, useStoreContext, type DataProvider, type RaRecord, type SortPayload } from 'react-admin';
 import type { FieldDef, ResourceDef } from '../../manifest/index.ts';
 import { useRegistry } from '../registry/context.tsx';
@@ -23,6 +23,39 @@ import { pageReferenceFields } from './page-references.tsx';
  * refresh (after a write, a live event) reads again whatever its age.
  */
 export const LIST_FRESH_MS = 2_000;
+
+/**
+ * How long a page read ahead waits for the screen that shows it. Its freshness (LIST_FRESH_MS) counts
+ * from when a screen first shows it, not from its answer: on a slow or busy machine the screen may be
+ * drawn more than LIST_FRESH_MS after the answer came, and would read the page again at once.
+ */
+export const AHEAD_WAITS_MS = 60_000;
+
+/** A page's query, whatever its data's type. */
+type AnyQuery = Query<any, any, any, any>;
+
+/** Pages read ahead, with when a screen first showed them (undefined: not yet). */
+const readAhead = new WeakMap<AnyQuery, number | undefined>();
+
+/**
+ * A list screen's `staleTime` (react-query calls it with the page's query): LIST_FRESH_MS, counted for a
+ * page read ahead from when a screen first watched it (its first observer), and at most AHEAD_WAITS_MS
+ * for one no screen has shown yet.
+ */
+export function listFreshness(query: AnyQuery): number {
+  if (!readAhead.has(query)) return LIST_FRESH_MS;
+  let shownAt = readAhead.get(query);
+  if (shownAt === undefined) {
+    if (query.getObserversCount() === 0) return AHEAD_WAITS_MS;
+    shownAt = Date.now();
+    if (shownAt - query.state.dataUpdatedAt > AHEAD_WAITS_MS) {
+      readAhead.delete(query); // its screen came too late: as old as any page
+      return LIST_FRESH_MS;
+    }
+    readAhead.set(query, shownAt);
+  }
+  return Math.max(LIST_FRESH_MS, shownAt + LIST_FRESH_MS - query.state.dataUpdatedAt);
+}
 
 /** Spec's page size; the server answers `Content-Range: … 0-24/…` for the first page. */
 export const PER_PAGE = 25;
@@ -64,7 +97,7 @@ export function openingPage(resource: ResourceDef, search: string, remembered: u
 }
 
 /** useGetList's key for `params` of `resource`. */
-const listKey = (resource: string, params: PageParams) => [resource, 'getList', { ...params, meta: undefined }];
+export const listKey = (resource: string, params: PageParams) => [resource, 'getList', { ...params, meta: undefined }];
 
 /** Whether the page is in the cache already. */
 export function pageHeld(queryClient: QueryClient, resource: string, params: PageParams): boolean {
@@ -95,8 +128,11 @@ export function readPageAhead(queryClient: QueryClient, dataProvider: DataProvid
       queryKey: listKey(resource, params),
       queryFn: ({ signal }) => dataProvider.getList(resource, { ...params, signal }).then(({ data, total, pageInfo, meta }) => ({ data, total, pageInfo, meta })),
     })
-    .then(({ data }: { data: RaRecord[] }) =>
-      Promise.all(
+    .then(({ data }: { data: RaRecord[] }) => {
+      const query = queryClient.getQueryCache().find({ queryKey: listKey(resource, params), exact: true });
+      // Shown already (its screen mounted while it travelled): its freshness counts from its answer.
+      if (query && query.getObserversCount() === 0) readAhead.set(query, undefined);
+      return Promise.all(
         references.map(async (f) => {
           const target = f.reference!;
           const ids = [...new Set(data.map((row) => row[f.name]).filter((id) => id !== null && id !== undefined && id !== '').map(String))].filter(
@@ -106,8 +142,8 @@ export function readPageAhead(queryClient: QueryClient, dataProvider: DataProvid
           const { data: records } = await dataProvider.getMany(target, { ids });
           for (const record of records) queryClient.setQueryData([target, 'getOne', { id: String(record.id), meta: undefined }], (old: RaRecord | undefined) => old ?? record);
         }),
-      ),
-    )
+      );
+    })
     .then(
       () => {},
       () => {},
