@@ -395,7 +395,9 @@ async function benchResource(r: ResourceDef): Promise<BrowserResult> {
       ...(withPlatformatic && { peers }),
     };
 
-    // One measurement at a time: scenario, then connections, then run, the three servers interleaved.
+    // One measurement at a time: scenario, then connections, then run, the servers interleaved, in turns:
+    // each run after the first takes them in the other order, so none is always measured first (the first
+    // run of a scenario met colder caches and JIT) or always right after a peer's backlog.
     const total = scenarios.reduce((n, s) => n + serversOf(s).length, 0) * connections.length * runs;
     let done = 0;
     for (const s of scenarios) {
@@ -403,7 +405,7 @@ async function benchResource(r: ResourceDef): Promise<BrowserResult> {
         const figures: Record<ServerKey, Figures[]> = { ours: [], jsonServer: [], ceiling: [], platformatic: [] };
         const measuring = serversOf(s);
         for (let run = 1; run <= runs; run++)
-          for (const k of measuring) {
+          for (const k of run % 2 ? measuring : [...measuring].reverse()) {
             // The CPU ours' (and Platformatic's) requests cost, PostgreSQL's share apart; the ceiling's and json-server's their own process's.
             const cpu = { pid: children[k]!.pid, database: (k === 'ours' || k === 'platformatic') && Boolean(pgUrl) };
             const f = { ...(await measureOnce(children[k]!.url, s[k]!, c, duration, warmup, cpu)), load: Math.round(loadavg()[0] * 100) / 100 };

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { compiledListStats, insertQuery, recordQuery } from '../../src/server/db/compiled-queries.ts';
+import { compiledListStats, insertQuery, insertRowsQuery, lookupsQuery, recordQuery } from '../../src/server/db/compiled-queries.ts';
 import { newId } from '../../src/server/db/id.ts';
 import { engines, startTestServer, type TestServer } from '../support/server.ts';
 import { account, makeBranch, productBody, type Branch } from './fixtures/catalogue.ts';
@@ -143,5 +143,56 @@ describe.each(engines)('compiled queries kept (%s)', (engine) => {
     for (const [i, r] of rows.entries()) await server.db.transaction().execute((trx) => trx.executeQuery(insertQuery(trx, 'topCategories', r)));
     const stored = await server.db.selectFrom('topCategories').select(['name', 'status', 'order']).where('slug', 'like', `${word}-%`).orderBy('name').execute();
     expect(stored.map((x) => [x.name, x.status, x.order === null ? null : Number(x.order)])).toEqual([['a', 'DRAFT', 7], ['b', 'DRAFT', 7], ['c', 'PUBLISHED', null], ['d', 'DRAFT', 7]]);
+  });
+
+  it('a write\'s lookups of its parents are compiled once per shape, their keys bound in order', async () => {
+    const [a, b] = await server.db.selectFrom('products').select(['id', 'slug', 'sellerId']).where('name', 'like', `${word}%`).orderBy('name').limit(2).execute();
+    const lookups = (x: Record<string, unknown>, y: Record<string, unknown>) => [
+      { table: 'products', by: 'id', column: 'id', alias: 'p0', key: x.id },
+      { table: 'products', by: 'id', column: 'slug', alias: 'p1', key: x.id },
+      { table: 'users', by: 'id', column: 'id', alias: 'p2', key: y.sellerId },
+      { table: 'products', by: 'slug', column: 'sellerId', alias: 'p3', key: y.slug },
+    ];
+    const [qa, qb] = [lookupsQuery(server.db, lookups(a, b)), lookupsQuery(server.db, lookups(b, a))];
+    expect(qa.sql).toBe(qb.sql);
+    expect([qa.parameters, qb.parameters]).toEqual([[a.id, a.id, b.sellerId, b.slug], [b.id, b.id, a.sellerId, a.slug]]);
+    const { rows } = await server.db.executeQuery(qa);
+    expect(rows).toEqual([{ p0: a.id, p1: a.slug, p2: b.sellerId, p3: b.sellerId }]);
+    // A key no row has answers null there.
+    const { rows: none } = await server.db.executeQuery(lookupsQuery(server.db, [{ table: 'users', by: 'id', column: 'id', alias: 'p0', key: 'no such id' }]));
+    expect(none).toEqual([{ p0: null }]);
+  });
+
+  it('rows inserted together are compiled once per table, count and columns, as Kysely would, and else built by it', async () => {
+    const at = new Date().toISOString();
+    const row = (name: string, more: Record<string, unknown> = {}) => ({ id: newId(), name, image: null, status: 'DRAFT', order: 3, slug: `${word}-rows-${name}`, createdAt: at, updatedAt: at, ...more });
+    const kysely = (rs: Record<string, unknown>[]) => server.db.insertInto('topCategories').values(rs).compile();
+    const alike = [
+      [row('e'), row('f')],
+      [row('g'), row('h')],
+    ];
+    const made = alike.map((rs) => insertRowsQuery(server.db, 'topCategories', rs));
+    for (const [i, q] of made.entries()) expect({ sql: q.sql, parameters: q.parameters }, `pair ${i}`).toEqual({ sql: kysely(alike[i]).sql, parameters: kysely(alike[i]).parameters });
+    expect(made[0].sql).toBe(made[1].sql);
+    // Three rows are another statement; rows that set other columns (one leaves `order` out, one sets it
+    // by an expression, one names its columns in another order) are Kysely's own, the values as it binds them.
+    const three = [row('i'), row('j'), row('k')];
+    expect(insertRowsQuery(server.db, 'topCategories', three).sql).toBe(kysely(three).sql);
+    const { order: _order, ...withoutOrder } = row('m');
+    const { id, ...rest } = row('o');
+    const unlike = [
+      [row('l'), { ...withoutOrder, order: undefined }],
+      [row('n', { order: sql`2 + 1` }), row('p')],
+      [row('q'), { ...rest, id }],
+    ];
+    for (const [i, rs] of unlike.entries()) {
+      const q = insertRowsQuery(server.db, 'topCategories', rs);
+      expect({ sql: q.sql, parameters: q.parameters }, `unlike ${i}`).toEqual({ sql: kysely(rs).sql, parameters: kysely(rs).parameters });
+    }
+    for (const rs of [...alike, three, ...unlike]) await server.db.transaction().execute((trx) => trx.executeQuery(insertRowsQuery(trx, 'topCategories', rs)));
+    const stored = await server.db.selectFrom('topCategories').select(['name', 'order']).where('slug', 'like', `${word}-rows-%`).orderBy('name').execute();
+    expect(stored.map((x) => [x.name, x.order === null ? null : Number(x.order)])).toEqual(
+      [['e', 3], ['f', 3], ['g', 3], ['h', 3], ['i', 3], ['j', 3], ['k', 3], ['l', 3], ['m', null], ['n', 3], ['o', 3], ['p', 3], ['q', 3]],
+    );
   });
 });

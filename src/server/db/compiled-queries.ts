@@ -1,8 +1,9 @@
 /**
  * Queries built and compiled once, so a repeated read runs the very SQL text again without Kysely
  * building it again: a list's (`compiledListOf`), kept by everything it was built from (the same
- * resource, filters, search, sort, range and scope), a record's by one field (`recordQuery`), and the
- * insert of a row by its table and columns (`insertQuery`).
+ * resource, filters, search, sort, range and scope), a record's by one field (`recordQuery`), the
+ * insert of rows by their table, number and columns (`insertQuery`, `insertRowsQuery`), and a write's
+ * lookups of its parents by their shape (`lookupsQuery`).
  *
  * Why: building a page's query and its count's key through Kysely (a few hundred frozen nodes, then
  * compiled) cost about 43 µs a request on the main thread (50,000 top categories, sorted page, on a
@@ -147,18 +148,75 @@ const isExpression = (v: unknown) => typeof v === 'function' || (typeof v === 'o
  * an expression is built every time, as is any row Kysely would compile with other parameters.
  */
 export function insertQuery(db: Db, table: string, row: Record<string, unknown>): CompiledQuery {
-  const columns = Object.keys(row).filter((c) => row[c] !== undefined);
-  const values = columns.map((c) => row[c]);
-  if (values.some(isExpression)) return db.insertInto(table).values(row).compile();
+  return insertRowsQuery(db, table, [row]);
+}
+
+/**
+ * The insert of `rows` into `table` in one statement (a create's audit entries, the record's and its
+ * notification's): as `insertQuery`, compiled once per table, number of rows and set of columns, when
+ * every row sets the same columns in the same order; else built by Kysely (which fills a column some rows
+ * leave out with its default), as a row holding an expression is.
+ */
+export function insertRowsQuery(db: Db, table: string, rows: readonly Record<string, unknown>[]): CompiledQuery {
+  const built = () => db.insertInto(table).values(rows.length === 1 ? rows[0] : [...rows]).compile();
+  const columns = Object.keys(rows[0]).filter((c) => rows[0][c] !== undefined);
+  const values: unknown[] = [];
+  for (const row of rows) {
+    let n = 0;
+    for (const c in row) {
+      const v = row[c];
+      if (v === undefined) continue;
+      if (columns[n++] !== c || isExpression(v)) return built();
+      values.push(v);
+    }
+    if (n !== columns.length) return built();
+  }
   const memo = memoOf(inserts, db);
-  const key = `${table}\u0000${columns.join('\u0000')}`;
+  const key = `${table}\u0000${rows.length}\u0000${columns.join('\u0000')}`;
   let text = memo.get(key);
   if (text === undefined) {
-    const slots = columns.map(() => Symbol('a column value'));
-    const made = db.insertInto(table).values(Object.fromEntries(columns.map((c, i) => [c, slots[i]]))).compile();
-    text = made.parameters.length === slots.length && made.parameters.every((p, i) => p === slots[i]) ? made.sql : null;
+    const slots = rows.map(() => columns.map(() => Symbol('a column value')));
+    const made = db.insertInto(table).values(slots.map((row) => Object.fromEntries(columns.map((c, i) => [c, row[i]])))).compile();
+    const flat = slots.flat();
+    text = made.parameters.length === flat.length && made.parameters.every((p, i) => p === flat[i]) ? made.sql : null;
     if (memo.size >= MAX_KEPT) memo.clear();
     memo.set(key, text);
   }
-  return text === null ? db.insertInto(table).values(row).compile() : CompiledQuery.raw(text, values);
+  return text === null ? built() : CompiledQuery.raw(text, values);
+}
+
+/** One scalar lookup of `lookupsQuery`: `column` of the row of `table` whose `by` is `key`, answered as `alias`. */
+export interface Lookup {
+  table: string;
+  by: string;
+  column: string;
+  alias: string;
+  key: unknown;
+}
+
+const lookupTexts = new WeakMap<object, Map<string, string | null>>();
+
+/**
+ * One row of scalar subqueries, one a lookup (a write's parents: records/parents.ts): compiled once per
+ * list of tables, columns and aliases, the keys bound in order when run. A product's create asks the same
+ * shape each time (its seller and category levels); building it through Kysely's `sql` was a create's
+ * largest query built anew.
+ */
+export function lookupsQuery(db: Db, lookups: readonly Lookup[]): CompiledQuery<Record<string, unknown>> {
+  const build = (keys: readonly unknown[]) =>
+    sql<Record<string, unknown>>`select ${sql.join(
+      lookups.map((l, i) => sql`(select ${sql.ref(l.column)} from ${sql.table(l.table)} where ${sql.ref(l.by)} = ${keys[i]} limit 1) as ${sql.ref(l.alias)}`),
+    )}`.compile(db);
+  const keys = lookups.map((l) => l.key);
+  const memo = memoOf(lookupTexts, db);
+  const shape = lookups.map((l) => `${l.table}\u0001${l.by}\u0001${l.column}\u0001${l.alias}`).join('\u0000');
+  let text = memo.get(shape);
+  if (text === undefined) {
+    const slots = lookups.map(() => Symbol('a key'));
+    const made = build(slots);
+    text = made.parameters.length === slots.length && made.parameters.every((p, i) => p === slots[i]) ? made.sql : null;
+    if (memo.size >= MAX_KEPT) memo.clear();
+    memo.set(shape, text);
+  }
+  return text === null ? build(keys) : CompiledQuery.raw(text, keys);
 }

@@ -6,7 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import type { ResourceDef } from '../../manifest/index.ts';
 import { AUDIT_LOG } from '../../../resources/system.ts';
 import { newId } from '../db/id.ts';
-import { insertQuery } from '../db/compiled-queries.ts';
+import { insertQuery, insertRowsQuery } from '../db/compiled-queries.ts';
 import { writeBehind } from '../db/write-behind.ts';
 import type { Db, Row } from '../db/types.ts';
 import { columnName } from '../db/tables.ts';
@@ -114,8 +114,7 @@ export async function withDeferredAudit<T>(trx: Db, work: () => Promise<T>): Pro
     const result = await work();
     // Sent with the commit on PostgreSQL (db/write-behind.ts). A transaction that audits thousands of rows
     // (a bulk delete) writes them a bounded statement at a time.
-    if (rows.length === 1) await writeBehind(trx, insertQuery(trx, AUDIT_LOG, rows[0]));
-    else for (let i = 0; i < rows.length; i += AUDIT_ROWS_PER_INSERT) await writeBehind(trx, trx.insertInto(AUDIT_LOG).values(rows.slice(i, i + AUDIT_ROWS_PER_INSERT)).compile());
+    for (let i = 0; i < rows.length; i += AUDIT_ROWS_PER_INSERT) await writeBehind(trx, insertRowsQuery(trx, AUDIT_LOG, rows.slice(i, i + AUDIT_ROWS_PER_INSERT)));
     return result;
   } finally {
     deferred.delete(trx);

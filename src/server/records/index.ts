@@ -18,3 +18,5 @@ export { referenceLabels, type ReferenceLabels } from '../db/labels.ts';
 export { parentKey, parentsReadIn } from './parents.ts';
 /** A write in an `operation` whose result nothing waits on: sent with the transaction's next statement (PostgreSQL). */
 export { writeBehind } from '../db/write-behind.ts';
+/** The insert of one row, its text compiled once per table and set of columns (for `writeBehind`). */
+export { insertQuery } from '../db/compiled-queries.ts';

@@ -10,10 +10,10 @@
  * As consistent as before: under READ COMMITTED (PostgreSQL) and SQLite's one writer, a lookup in the
  * transaction saw what was committed when it ran, whether alone or beside the others.
  */
-import { sql } from 'kysely';
 import type { FieldDef, Registry } from '../../manifest/index.ts';
 import type { Db, Row } from '../db/repository.ts';
 import { readAhead } from '../db/write-behind.ts';
+import { lookupsQuery, type Lookup } from '../db/compiled-queries.ts';
 
 /** One parent a write needs: the record of `resource` whose `by` is `key`, and which of its columns. */
 export interface ParentWanted {
@@ -109,22 +109,20 @@ async function readAll(trx: Db, registry: Registry, wanted: readonly ParentWante
   }
   const parents: Parents = new Map();
   if (!merged.size) return parents;
-  const asked: { k: string; column: string; alias: string }[] = [];
+  const asked: (Lookup & { k: string })[] = [];
   /** Per parent, the alias of its own key's column: null there where no record has that key. */
   const found = new Map<string, string>();
-  const parts = [];
   for (const [k, m] of merged) {
     // The resource must be declared: its name becomes a table's.
     const table = registry.resource(m.resource).name;
     for (const column of m.columns) {
       const alias = `p${asked.length}`;
-      asked.push({ k, column, alias });
+      asked.push({ k, table, by: m.by, column, alias, key: m.key });
       if (column === m.by) found.set(k, alias);
-      parts.push(sql`(select ${sql.ref(column)} from ${sql.table(table)} where ${sql.ref(m.by)} = ${m.key} limit 1) as ${sql.ref(alias)}`);
     }
   }
   // Before the transaction has written, on a pipelined line with the other reads of its turn (`readAhead`).
-  const { rows } = await readAhead(trx, sql<Row>`select ${sql.join(parts)}`.compile(trx));
+  const { rows } = await readAhead(trx, lookupsQuery(trx, asked));
   const row = rows[0] ?? {};
   for (const { k, column, alias } of asked) {
     const key = row[found.get(k)!];

@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import type { Registry } from '../../../manifest/index.ts';
 import { MAX_TEXT } from '../../../manifest/rules.ts';
 import { MAX_NOTIFICATION_MESSAGE, NOTIFICATIONS_TABLE } from '../../../../resources/notifications.ts';
-import { fromStoredBoolean, newId, VERSION, writeBehind, type Db, type Row } from '../../../server/records/index.ts';
+import { fromStoredBoolean, insertQuery, newId, VERSION, writeBehind, type Db, type Row } from '../../../server/records/index.ts';
 import { RecordsService } from '../../../server/records/service.ts';
 import type { Actor } from '../../../server/records/audit.ts';
 import { roleAudience, type NotificationWire } from '../contract.ts';
@@ -176,7 +176,7 @@ export async function storeBroadcast(input: BroadcastInput, target: NotifyTarget
   const service = new RecordsService({ db: target.db, registry: target.registry, actor: target.actor });
   await service.operation([NOTIFICATIONS_TABLE], async (trx, audit) => {
     // Sent with the transaction's next statement on PostgreSQL (its commit, for a create's notification).
-    await writeBehind(trx, trx.insertInto(NOTIFICATIONS_TABLE).values(row).compile());
+    await writeBehind(trx, insertQuery(trx, NOTIFICATIONS_TABLE, row));
     await audit({ resource: r, recordId: String(row.id), action: 'create', after: row });
   });
   return toWire(row);
