@@ -128,10 +128,6 @@ export class StaleVersion extends HttpError {
   }
 }
 
-/**
- * Turns validated input into column values: hashes secrets, fills slugs and empty host-root links,
- * stores booleans as 0/1, checks parents (by the field a reference holds).
- */
 /** A resource's reference fields and dependent fields with their parents, worked out once (every write asks). */
 const referencesOf = (() => {
   const known = new WeakMap<ResourceDef, { references: FieldDef[]; dependents: { f: FieldDef; parent: FieldDef }[] }>();
@@ -183,6 +179,10 @@ export function readParentsOf(db: Db, trx: Db, registry: Registry, r: ResourceDe
   readParentsAhead(db, trx, registry, parentsWanted(registry, r, input, undefined, labelled));
 }
 
+/**
+ * Turns validated input into column values: hashes secrets, fills slugs and empty host-root links,
+ * stores booleans as 0/1, checks parents (by the field a reference holds).
+ */
 async function toColumns(
   trx: Db,
   registry: Registry,
