@@ -137,6 +137,24 @@ export function recordsQuery(db: Db, table: string, field: string, values: reado
 
 const inserts = new WeakMap<object, Map<string, string | null>>();
 
+/**
+ * The SQL text kept under `key`, made at its first use by `build` given a unique symbol for each of its
+ * `count` values: kept when Kysely bound exactly those, in order, so the text runs with the real values
+ * bound the same way; null (kept too) where it did not, and the caller builds every time.
+ */
+function keptText(memos: WeakMap<object, Map<string, string | null>>, db: Db, key: string, count: number, build: (slots: symbol[]) => CompiledQuery): string | null {
+  const memo = memoOf(memos, db);
+  let text = memo.get(key);
+  if (text === undefined) {
+    const slots = Array.from({ length: count }, () => Symbol('a value'));
+    const made = build(slots);
+    text = made.parameters.length === count && made.parameters.every((p, i) => p === slots[i]) ? made.sql : null;
+    if (memo.size >= MAX_KEPT) memo.clear();
+    memo.set(key, text);
+  }
+  return text;
+}
+
 /** A value Kysely would write into the SQL itself rather than bind (an expression, a subquery). */
 const isExpression = (v: unknown) => typeof v === 'function' || (typeof v === 'object' && v !== null && 'toOperationNode' in v);
 
@@ -171,17 +189,10 @@ export function insertRowsQuery(db: Db, table: string, rows: readonly Record<str
     }
     if (n !== columns.length) return built();
   }
-  const memo = memoOf(inserts, db);
   const key = `${table}\u0000${rows.length}\u0000${columns.join('\u0000')}`;
-  let text = memo.get(key);
-  if (text === undefined) {
-    const slots = rows.map(() => columns.map(() => Symbol('a column value')));
-    const made = db.insertInto(table).values(slots.map((row) => Object.fromEntries(columns.map((c, i) => [c, row[i]])))).compile();
-    const flat = slots.flat();
-    text = made.parameters.length === flat.length && made.parameters.every((p, i) => p === flat[i]) ? made.sql : null;
-    if (memo.size >= MAX_KEPT) memo.clear();
-    memo.set(key, text);
-  }
+  const text = keptText(inserts, db, key, values.length, (slots) =>
+    db.insertInto(table).values(rows.map((_, r) => Object.fromEntries(columns.map((c, i) => [c, slots[r * columns.length + i]])))).compile(),
+  );
   return text === null ? built() : CompiledQuery.raw(text, values);
 }
 
@@ -208,15 +219,7 @@ export function lookupsQuery(db: Db, lookups: readonly Lookup[]): CompiledQuery<
       lookups.map((l, i) => sql`(select ${sql.ref(l.column)} from ${sql.table(l.table)} where ${sql.ref(l.by)} = ${keys[i]} limit 1) as ${sql.ref(l.alias)}`),
     )}`.compile(db);
   const keys = lookups.map((l) => l.key);
-  const memo = memoOf(lookupTexts, db);
   const shape = lookups.map((l) => `${l.table}\u0001${l.by}\u0001${l.column}\u0001${l.alias}`).join('\u0000');
-  let text = memo.get(shape);
-  if (text === undefined) {
-    const slots = lookups.map(() => Symbol('a key'));
-    const made = build(slots);
-    text = made.parameters.length === slots.length && made.parameters.every((p, i) => p === slots[i]) ? made.sql : null;
-    if (memo.size >= MAX_KEPT) memo.clear();
-    memo.set(shape, text);
-  }
+  const text = keptText(lookupTexts, db, shape, keys.length, build);
   return text === null ? build(keys) : CompiledQuery.raw(text, keys);
 }
