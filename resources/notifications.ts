@@ -63,6 +63,9 @@ export const notifications = defineResource({
   title: 'title',
   access: { read: ['admin'], write: ['admin'], owner: { field: 'userId', roles: reach } },
   menu: { group: 'Settings', icon: 'Campaign' },
+  // No kept record beside each: a person's bell reads its rows (handlers.ts), never a kept text; only the
+  // admin's Notifications screen would, and each create of a product would pay a second row for it.
+  keptRecords: false,
   fields: [
     field.text('title', { rule: notificationRules.title, list: true, searchable: true }),
     field.textarea('message', { rule: notificationRules.message, maxLength: MAX_NOTIFICATION_MESSAGE }),

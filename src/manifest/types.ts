@@ -749,6 +749,18 @@ export interface ResourceInput {
    * column adds an index per filter, each range one more, and every write keeps each one up.
    */
   timestamps?: 'sortable' | 'shown';
+  /**
+   * Whether each record is also kept as its JSON text in a table beside its rows (db/stored-records.ts),
+   * written in the write's own transaction, so list pages and record reads answer the kept text instead of
+   * writing the record as they read it. `true` (the default): rows read again and again (a catalogue's,
+   * read on every page by every visitor). Say `false` for a table written far more than each row is read
+   * again: every write of it pays a second row (its text, a key in two indexes, a trigger), and a read
+   * without one writes each record as it goes (a few microseconds a row). The audit log (every write in
+   * the app appends to it; only an admin's audit screen reads it) and the notifications (one with each
+   * create of a product; a person's bell reads the rows, only the admin's screen would read kept texts)
+   * say `false`: see docs/performance.md, "Issue 54, sixth part". Both engines.
+   */
+  keptRecords?: boolean;
   /** The GET calls, by a name of your choosing. The one named `list` feeds the list screen. */
   reads?: Record<string, ReadDef>;
   /** Dialogs by their specification type name (`createCategory`). */

@@ -7,7 +7,8 @@
  * leaves it as it was; the answers over HTTP are the kept texts; a walked search page reads them, and a row
  * whose record is missing by the row; a column a migration adds is in every kept record; triggers dropped
  * (as the bench's bulk seed drops them), a database from before them or a kept table defined otherwise (its
- * id's collation) are remade and filled when migrated.
+ * id's collation) are remade and filled when migrated. The audit log and the notifications keep none
+ * (`keptRecords: false`): no table, no trigger, those an earlier server made dropped, rows still answered.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
@@ -17,7 +18,7 @@ import { migrate } from '../../src/server/db/migrate.ts';
 import { storedRecordsOf } from '../../src/server/db/sql-names.ts';
 import { dropKeptRecordTriggers, keptTriggersOf } from '../../src/server/db/postgres/pg-stored-records.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { expectAddedColumnKept, expectEveryTableKept, expectWritesKeptAndAnswered, keptOutOfStep, walkedSearchPage } from '../support/kept-records.ts';
+import { expectAddedColumnKept, expectEveryTableKept, expectNoneKeptWhereDeclared, expectWritesKeptAndAnswered, keptOutOfStep, walkedSearchPage } from '../support/kept-records.ts';
 import type { Database } from '../../src/server/db/types.ts';
 
 const TABLE = 'topCategories';
@@ -41,6 +42,10 @@ describe.skipIf(!process.env.DATABASE_URL)('records kept as JSON text by a trigg
 
   it('keeps one record for each row of every table, the record written now', async () => {
     await expectEveryTableKept(server.db, 'postgres');
+  });
+
+  it('keeps none for the audit log and the notifications (keptRecords: false), drops those an earlier server kept, and still answers their rows', async () => {
+    await expectNoneKeptWhereDeclared(server, admin, 'postgres', () => migrate(database(), registry));
   });
 
   it('keeps it in step with creates, updates and deletes, and answers the kept text', async () => {

@@ -5,7 +5,8 @@
  * and a delete keep it so; the answers over HTTP are the kept texts (a kept text changed behind the
  * server's back is what a list page and a record read answer); a row holding a BLOB is still written, has
  * no kept record, and is answered by the row path; a column added by a migration is in every kept record;
- * a database from before the triggers is filled when migrated.
+ * a database from before the triggers is filled when migrated. The audit log and the notifications keep
+ * none (`keptRecords: false`): no table, no trigger, those an earlier server made dropped, rows still answered.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
@@ -13,7 +14,7 @@ import { registry } from '../../resources/index.ts';
 import { migrate } from '../../src/server/db/migrate.ts';
 import { storedRecordsOf } from '../../src/server/db/sql-names.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { expectAddedColumnKept, expectEveryTableKept, expectWritesKeptAndAnswered, keptOutOfStep, recordsOf, walkedSearchPage } from '../support/kept-records.ts';
+import { expectAddedColumnKept, expectEveryTableKept, expectNoneKeptWhereDeclared, expectWritesKeptAndAnswered, keptOutOfStep, recordsOf, walkedSearchPage } from '../support/kept-records.ts';
 import type { Database } from '../../src/server/db/types.ts';
 
 const TABLE = 'topCategories';
@@ -34,6 +35,10 @@ describe('records kept as JSON text by triggers (sqlite)', () => {
 
   it('keeps one record for each row of every table, the record written now', async () => {
     await expectEveryTableKept(server.db, 'sqlite');
+  });
+
+  it('keeps none for the audit log and the notifications (keptRecords: false), drops those an earlier server kept, and still answers their rows', async () => {
+    await expectNoneKeptWhereDeclared(server, admin, 'sqlite', () => migrate(database(), registry));
   });
 
   it('keeps it in step with creates, updates and deletes, and answers the kept text', async () => {

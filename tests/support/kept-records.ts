@@ -8,10 +8,16 @@
 import { expect } from 'vitest';
 import { sql, type Kysely } from 'kysely';
 import { registry } from '../../resources/index.ts';
-import { JSON_COLUMN, recordColumns, recordJsonExpression, recordJsonOf } from '../../src/server/db/json-records.ts';
+import { JSON_COLUMN, keptRecordsTables, recordColumns, recordJsonExpression, recordJsonOf } from '../../src/server/db/json-records.ts';
 import { listQueries } from '../../src/server/db/repository.ts';
 import { parseListQuery } from '../../src/server/db/list-query.ts';
 import { storedRecordsOf } from '../../src/server/db/sql-names.ts';
+import { hasStoredRecords } from '../../src/server/db/stored-records.ts';
+import { migratePgStoredRecords } from '../../src/server/db/postgres/pg-stored-records.ts';
+import { migrateSqliteStoredRecords } from '../../src/server/db/sqlite/stored-records.ts';
+import { AUDIT_LOG } from '../../resources/system.ts';
+import { NOTIFICATIONS_TABLE } from '../../resources/notifications.ts';
+import type { Registry } from '../../src/manifest/index.ts';
 import type { Engine } from '../../src/server/db/types.ts';
 import type { TestServer } from './server.ts';
 
@@ -28,11 +34,14 @@ export async function keptOutOfStep(db: Kysely<any>, engine: Engine, table: stri
   return { rows: await count(table), kept: await count(storedRecordsOf(table)), differing: differing.map((d) => d.id) };
 }
 
-/** Every table with records keeps one for each row, the record written now; more than 100 rows in all (the seed). */
+/**
+ * Every table with records keeps one for each row, the record written now, but those of resources that
+ * say `keptRecords: false` (`expectNoneKeptWhereDeclared`); more than 100 rows in all (the seed).
+ */
 export async function expectEveryTableKept(db: Kysely<any>, engine: Engine): Promise<void> {
   let rows = 0;
   for (const r of registry.resources) {
-    if (!(await recordColumns(db, r))) continue;
+    if (r.keptRecords === false || !(await recordColumns(db, r))) continue;
     const state = await keptOutOfStep(db, engine, r.name);
     expect(state.differing, r.name).toEqual([]);
     expect(state.kept, r.name).toBe(state.rows);
@@ -113,4 +122,62 @@ export async function expectWritesKeptAndAnswered(
   const again = await server.api('PATCH', `/top-categories/${id}`, { cookie: admin, body: keptGlass(2) });
   expect(JSON.parse((await keys.keptOf(id))!)).toEqual(again.body);
   return { id, last: again.body };
+}
+
+/** The names of the triggers on `table` that keep its records (each engine names them after the kept table). */
+async function keepingTriggers(db: Kysely<any>, engine: Engine, table: string): Promise<string[]> {
+  const { rows } =
+    engine === 'sqlite'
+      ? await sql<{ name: string }>`select name from sqlite_master where type = 'trigger' and tbl_name = ${table}`.execute(db)
+      : await sql<{ name: string }>`select tgname as name from pg_trigger where tgrelid = to_regclass(quote_ident(${table})) and not tgisinternal`.execute(db);
+  return rows.map((t) => t.name).filter((name) => name.startsWith(storedRecordsOf(table)));
+}
+
+/**
+ * The resources that say `keptRecords: false` (the audit log and the notifications, written with every
+ * create of a product) keep no record beside their rows on `engine`: no kept table, no trigger, also
+ * once a migration has run over a database an earlier server kept them in; and their rows are still
+ * written and answered (a create's audit entry and its notification, on the admin's lists of each).
+ * `migrateIt` migrates the server's database as a starting server does.
+ */
+export async function expectNoneKeptWhereDeclared(server: TestServer, admin: string, engine: Engine, migrateIt: () => Promise<void>): Promise<void> {
+  const db = server.db;
+  const unkept = registry.resources.filter((r) => r.keptRecords === false);
+  expect(unkept.map((r) => r.name).sort()).toEqual([AUDIT_LOG, NOTIFICATIONS_TABLE].sort());
+  const expectNone = async () => {
+    for (const r of unkept) {
+      expect(await hasStoredRecords(db, r.name), r.name).toBe(false);
+      expect(await keepingTriggers(db, engine, r.name), r.name).toEqual([]);
+    }
+  };
+  await expectNone();
+
+  // A database an earlier server kept them in (as every table's were): the next migration drops them.
+  const earlier = await keptRecordsTables(db, { resources: unkept.map((r) => ({ ...r, keptRecords: true })) } as unknown as Registry);
+  await (engine === 'sqlite' ? migrateSqliteStoredRecords : migratePgStoredRecords)(db, earlier);
+  for (const r of unkept) {
+    expect(await hasStoredRecords(db, r.name), r.name).toBe(true);
+    expect((await keepingTriggers(db, engine, r.name)).length, r.name).toBeGreaterThan(0);
+  }
+  await migrateIt();
+  await expectNone();
+
+  // Written as before, and answered as the rows hold them: a create's audit entry, a notification sent.
+  const made = await server.api('POST', '/top-categories', { cookie: admin, body: { ...keptGlass(), name: 'Audited bowl' } });
+  expect(made.status, JSON.stringify(made.body)).toBe(201);
+  const entries = await server.api('GET', '/audit-log', { cookie: admin, query: { filter: { recordId: made.body.id } } });
+  expect(entries.status, JSON.stringify(entries.body)).toBe(200);
+  const entry = recordsOf(entries.body);
+  expect(entry.map((e) => [e.resource, e.action])).toEqual([['topCategories', 'create']]);
+  const stored = await db.selectFrom(AUDIT_LOG).selectAll().where('recordId', '=', made.body.id).executeTakeFirstOrThrow();
+  expect(entry[0]).toEqual(stored);
+  expect(JSON.parse(String(entry[0].changes)).name).toEqual({ before: null, after: 'Audited bowl' });
+  const me = await db.selectFrom('users').select('id').where('role', '=', 'admin').executeTakeFirstOrThrow();
+  const sent = await server.api('POST', '/api/notifications/enhanced', { cookie: admin, body: { title: 'Unkept note', message: 'Kept nowhere else', type: 'info', userId: me.id } });
+  expect(sent.status, JSON.stringify(sent.body)).toBeLessThan(300);
+  const notes = await server.api('GET', '/notifications/', { cookie: admin, query: { sort: ['id', 'DESC'], range: [0, 4] } });
+  expect(notes.status, JSON.stringify(notes.body)).toBe(200);
+  const newest = await db.selectFrom(NOTIFICATIONS_TABLE).selectAll().orderBy('id', 'desc').limit(5).execute();
+  expect(newest.map((n) => n.title)).toContain('Unkept note');
+  expect(recordsOf(notes.body).map((n) => [n.id, n.title])).toEqual(newest.map((n) => [n.id, n.title]));
 }

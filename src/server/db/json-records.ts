@@ -144,7 +144,8 @@ export function recordJsonExpression(db: Db, r: ResourceDef, columns: readonly s
 export async function keptRecordsTables(db: Db, registry: Registry): Promise<KeptRecordsTable[]> {
   const tables: KeptRecordsTable[] = [];
   for (const r of registry.resources) {
-    const columns = await recordColumns(db, r);
+    // A resource that keeps none (`keptRecords: false`): the migration drops what an earlier one made.
+    const columns = r.keptRecords === false ? undefined : await recordColumns(db, r);
     const recordSql = (row: string) => {
       const record = recordJsonExpression(db, r, columns!, row).compile(db);
       if (record.parameters.length) throw new Error(`${r.name}: a record's text binds values (${record.sql})`);
