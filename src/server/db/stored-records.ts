@@ -6,7 +6,8 @@
  * (sqlite/stored-records.ts, where why and what it saves is measured), PostgreSQL by a trigger function
  * keyed by the row's id (postgres/pg-stored-records.ts). What is read is the same on both: `storedOr`,
  * the kept text, else the record written now. The migration of either is given each table's record as
- * this layer writes it (json-records.ts `keptRecordsTables`).
+ * this layer writes it (json-records.ts `keptRecordsTables`). A resource that says `keptRecords: false`
+ * (manifest: the audit log, the notifications, written far more than each row is read again) keeps none.
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from './types.ts';
