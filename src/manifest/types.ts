@@ -755,10 +755,9 @@ export interface ResourceInput {
    * writing the record as they read it. `true` (the default): rows read again and again (a catalogue's,
    * read on every page by every visitor). Say `false` for a table written far more than each row is read
    * again: every write of it pays a second row (its text, a key in two indexes, a trigger), and a read
-   * without one writes each record as it goes (a few microseconds a row). The audit log (every write in
-   * the app appends to it; only an admin's audit screen reads it) and the notifications (one with each
-   * create of a product; a person's bell reads the rows, only the admin's screen would read kept texts)
-   * say `false`: see docs/performance.md, "Issue 54, sixth part". Both engines.
+   * without one writes each record as it goes (a few microseconds a row). Both engines; the next
+   * migration drops what an earlier server kept. Example: the audit log, which every write appends to and
+   * only an admin's screen reads (docs/performance.md, "Issue 54, sixth part").
    */
   keptRecords?: boolean;
   /** The GET calls, by a name of your choosing. The one named `list` feeds the list screen. */

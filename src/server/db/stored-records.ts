@@ -7,7 +7,7 @@
  * keyed by the row's id (postgres/pg-stored-records.ts). What is read is the same on both: `storedOr`,
  * the kept text, else the record written now. The migration of either is given each table's record as
  * this layer writes it (json-records.ts `keptRecordsTables`). A resource that says `keptRecords: false`
- * (manifest: the audit log, the notifications, written far more than each row is read again) keeps none.
+ * (written far more than each row is read again) keeps none.
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from './types.ts';

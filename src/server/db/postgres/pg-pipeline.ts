@@ -178,12 +178,12 @@ export class PgPipelines {
   /**
    * Runs a whole transaction, `begin` to `commit`, down the line with the fewest on its wire (of those with
    * room and not held up), its statements in one write with the others of this turn, and answers the
-   * `commit`'s result, or its first statement's failure (after which PostgreSQL rolled it back). Only a transaction whose every statement is known
-   * before any is sent comes here (pg-write-behind.ts: nothing of it read or waited on), so which
-   * connection runs it does not matter. A transaction that waited too long for a lock
-   * (WRITE_LINE_LOCK_TIMEOUT_MS, when the lines are made with it) was rolled back: it is run again by
-   * `elsewhere`. A line lost under it is not: whether its `commit` was done cannot be known, so that is
-   * the transaction's error, as on a pooled connection.
+   * `commit`'s result, or its first statement's failure (after which PostgreSQL rolled it back). Only a
+   * transaction whose every statement is known before any is sent comes here (pg-write-behind.ts: nothing
+   * of it read or waited on), so which connection runs it does not matter. A transaction that waited too
+   * long for a lock (WRITE_LINE_LOCK_TIMEOUT_MS, when the lines are made with it) was rolled back: it is run
+   * again by `elsewhere`. A line lost under it is not: whether its `commit` was done cannot be known, so
+   * that is the transaction's error, as on a pooled connection.
    */
   transaction(statements: readonly Kept[], elsewhere: () => Promise<unknown>): Promise<unknown> {
     if (this.#closed) return elsewhere();
